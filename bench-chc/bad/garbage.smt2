@@ -1,0 +1,1 @@
+this is not an smt2 file at all }{ 42 !!

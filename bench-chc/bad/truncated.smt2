@@ -1,0 +1,5 @@
+; malformed: the file ends inside the third assert (unbalanced parentheses)
+(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int) (y Int)) (=> (and (P x) (= y (+ x 1)))

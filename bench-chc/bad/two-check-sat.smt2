@@ -1,0 +1,8 @@
+; malformed: a second (check-sat)
+(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(check-sat)
+(assert (forall ((x Int)) (=> (and (P x) (> x 0)) false)))
+(check-sat)
+(exit)

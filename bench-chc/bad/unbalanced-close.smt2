@@ -1,0 +1,7 @@
+; malformed: a stray closing parenthesis after the declaration
+(set-logic HORN)
+(declare-fun P (Int) Bool))
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int)) (=> (and (P x) (> x 0)) false)))
+(check-sat)
+(exit)

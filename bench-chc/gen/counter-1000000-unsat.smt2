@@ -1,0 +1,10 @@
+; expected: unsat
+; x starts at 0 and steps +1 while x < 1000000, so x = 1000000 is reached after
+; exactly 1000000 steps and the query x >= 1000000 fires (counterexample depth 1000000).
+(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int) (y Int)) (=> (and (P x) (< x 1000000) (= y (+ x 1))) (P y))))
+(assert (forall ((x Int)) (=> (and (P x) (>= x 1000000)) false)))
+(check-sat)
+(exit)

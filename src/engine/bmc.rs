@@ -1,0 +1,78 @@
+//! Bounded model checking, incremental: Alg. 1 of Frohn & Giesl, *Accelerated Bounded Model
+//! Checking* (seed 003), without acceleration.
+//!
+//! One solver holds `init@0 /\ trans@0 /\ .. /\ trans@(k-1)`; at each depth `k` the query
+//! `query@k` is checked under a push, then `trans@k` is added for good.
+
+use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
+use crate::ts::TransitionSystem;
+
+/// BMC settings.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Give up after this depth (default: none, run until killed).
+    pub max_depth: Option<usize>,
+}
+
+pub struct Bmc {
+    cfg: Config,
+    depth: usize,
+    smt: SmtStats,
+}
+
+impl Bmc {
+    pub fn new(cfg: Config) -> Bmc {
+        Bmc {
+            cfg,
+            depth: 0,
+            smt: SmtStats::default(),
+        }
+    }
+
+    fn run(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> Result<TsAnswer, Stop> {
+        let mut u = Unroller::new(Smt::new(smt, "bmc")?);
+        let r = self.unroll(ts, &mut u);
+        self.smt = u.smt.stats();
+        r
+    }
+
+    fn unroll(&mut self, ts: &TransitionSystem, u: &mut Unroller) -> Result<TsAnswer, Stop> {
+        u.assert_at(ts, &ts.init, 0)?;
+        for k in 0.. {
+            if self.cfg.max_depth.is_some_and(|m| k > m) {
+                return Err(Stop::Bound(k - 1));
+            }
+            self.depth = k;
+            log_progress("bmc: depth", k);
+            // init@0 /\ trans@0..trans@(k-1) /\ query@k
+            u.push()?;
+            u.assert_at(ts, &ts.query, k)?;
+            match u.check()? {
+                SatResult::Sat => {
+                    let vals = u.model()?;
+                    return Ok(TsAnswer::Unsafe { k, vals });
+                }
+                SatResult::Unknown => return Err(Stop::SolverUnknown),
+                SatResult::Unsat => {}
+            }
+            u.pop()?;
+            u.assert_at(ts, &ts.trans, k)?;
+        }
+        unreachable!()
+    }
+}
+
+impl TsEngine for Bmc {
+    fn name(&self) -> &'static str {
+        "bmc"
+    }
+
+    fn solve(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> TsAnswer {
+        self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
+    }
+
+    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+        (vec![("depth", self.depth.to_string())], self.smt)
+    }
+}

@@ -1,0 +1,133 @@
+//! k-induction with incremental base and step solvers (Sheeran, Singh, Stålmarck, FMCAD 2000).
+//!
+//! With `P = not query`, at each `k`:
+//! - base: `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` (BMC); sat gives a counterexample;
+//! - step: `trans@0 .. trans@(k-1) /\ P@0 .. P@(k-1) /\ query@k`; unsat means `P` is k-inductive.
+//!
+//! The certificate is the inductive strengthening
+//! `I(s) = /\_{j<k} not exists s1..sj. trans(s,s1) /\ .. /\ query(sj)`:
+//! every path of fewer than `k` steps from `s` avoids the query. Base cases up to depth `k`
+//! make `I` hold initially, the step makes it inductive.
+//! (Step-local variables of the query are existential, so `P@i` is asserted with fresh
+//! locals: a weaker assumption, which keeps the step check sound.)
+
+use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use crate::logic::*;
+use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
+use crate::ts::TransitionSystem;
+
+/// k-induction settings.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Give up after this k (default: none).
+    pub max_k: Option<usize>,
+}
+
+pub struct KInduction {
+    cfg: Config,
+    k: usize,
+    smt: SmtStats,
+}
+
+impl KInduction {
+    pub fn new(cfg: Config) -> KInduction {
+        KInduction {
+            cfg,
+            k: 0,
+            smt: SmtStats::default(),
+        }
+    }
+
+    fn run(&mut self, ts: &TransitionSystem, cfg: &SolverConfig) -> Result<TsAnswer, Stop> {
+        let mut base = Unroller::new(Smt::new(cfg, "kind-base")?);
+        let mut step = Unroller::new(Smt::new(cfg, "kind-step")?);
+        let r = self.unroll(ts, &mut base, &mut step);
+        self.smt = base.smt.stats();
+        self.smt += step.smt.stats();
+        r
+    }
+
+    fn unroll(
+        &mut self,
+        ts: &TransitionSystem,
+        base: &mut Unroller,
+        step: &mut Unroller,
+    ) -> Result<TsAnswer, Stop> {
+        base.assert_at(ts, &ts.init, 0)?;
+        for k in 0.. {
+            if self.cfg.max_k.is_some_and(|m| k > m) {
+                return Err(Stop::Bound(k - 1));
+            }
+            self.k = k;
+            log_progress("kind: k =", k);
+            // base: init@0 /\ trans@0..trans@(k-1) /\ query@k
+            base.push()?;
+            base.assert_at(ts, &ts.query, k)?;
+            match base.check()? {
+                SatResult::Sat => {
+                    let vals = base.model()?;
+                    return Ok(TsAnswer::Unsafe { k, vals });
+                }
+                SatResult::Unknown => return Err(Stop::SolverUnknown),
+                SatResult::Unsat => {}
+            }
+            base.pop()?;
+            base.assert_at(ts, &ts.trans, k)?;
+            // step: trans@0..trans@(k-1) /\ P@0..P@(k-1) /\ query@k
+            step.push()?;
+            step.assert_at(ts, &ts.query, k)?;
+            match step.check()? {
+                SatResult::Unsat => return Ok(TsAnswer::Safe(strengthening(ts, k))),
+                SatResult::Unknown => return Err(Stop::SolverUnknown),
+                SatResult::Sat => {}
+            }
+            step.pop()?;
+            step.assert_at(ts, &mk_not(ts.query.clone()), k)?;
+            step.assert_at(ts, &ts.trans, k)?;
+        }
+        unreachable!()
+    }
+}
+
+/// `I(s) = /\_{j<k} not exists s1..sj, locals. trans(s,s1) /\ .. /\ query(sj)`, over the state
+/// variables (for `k = 0`, `true`: the query itself is unsatisfiable).
+pub fn strengthening(ts: &TransitionSystem, k: usize) -> Term {
+    let mut conj = vec![];
+    for j in 0..k {
+        // path of j steps from the (unindexed) state to the query
+        let mut parts = vec![];
+        for i in 0..j {
+            parts.push(ts.at(&ts.trans, i));
+        }
+        parts.push(ts.at(&ts.query, j));
+        let path = mk_and(parts);
+        // rename step-0 state variables back to the plain state variables
+        let map: rustc_hash::FxHashMap<Var, Term> = ts
+            .state_at(0)
+            .into_iter()
+            .zip(&ts.state)
+            .map(|(a, s)| (a, mk_var_of(s)))
+            .collect();
+        let path = subst(&path, &map);
+        let bound: Vec<Var> = free_vars(&path)
+            .into_iter()
+            .filter(|v| !ts.state.contains(v))
+            .collect();
+        conj.push(mk_not(mk_exists(bound, path)));
+    }
+    mk_and(conj)
+}
+
+impl TsEngine for KInduction {
+    fn name(&self) -> &'static str {
+        "kind"
+    }
+
+    fn solve(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> TsAnswer {
+        self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
+    }
+
+    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+        (vec![("k", self.k.to_string())], self.smt)
+    }
+}

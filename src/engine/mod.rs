@@ -1,0 +1,105 @@
+//! Engines: each solves a transition system and answers with a certificate.
+//!
+//! | engine | paper | module |
+//! | --- | --- | --- |
+//! | `bmc` | Biere et al., BMC; Alg. 1 of Frohn & Giesl, *Accelerated BMC* (seed 003) | [`bmc`] |
+//! | `kind` | Sheeran, Singh, Stålmarck, *Checking safety properties using induction and a SAT-solver* | [`kind`] |
+
+pub mod bmc;
+pub mod kind;
+mod unroll;
+
+pub use unroll::Unroller;
+
+use crate::logic::{Assignment, Term};
+use crate::smt::{SmtError, SmtStats, SolverConfig};
+use crate::ts::TransitionSystem;
+use std::fmt;
+
+/// Logs a bound at info level when it is a power of two or a multiple of 100, else at debug.
+pub fn log_progress(what: &str, k: usize) {
+    if k.is_power_of_two() || k % 100 == 0 {
+        log::info!("{what} {k}");
+    } else {
+        log::debug!("{what} {k}");
+    }
+}
+
+/// Why an engine stopped without an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Its solvers were killed (another engine won, or the time ran out).
+    Killed,
+    /// It reached its configured bound.
+    Bound(usize),
+    /// A solver said `unknown`.
+    SolverUnknown,
+    /// A solver failed.
+    SolverError(String),
+    /// The problem is outside what the engine handles.
+    Unsupported(String),
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Killed => write!(f, "killed"),
+            Stop::Bound(k) => write!(f, "bound {k} reached"),
+            Stop::SolverUnknown => write!(f, "solver answered unknown"),
+            Stop::SolverError(e) => write!(f, "{e}"),
+            Stop::Unsupported(e) => write!(f, "unsupported: {e}"),
+        }
+    }
+}
+
+impl From<SmtError> for Stop {
+    fn from(e: SmtError) -> Stop {
+        match e {
+            SmtError::Killed => Stop::Killed,
+            e => Stop::SolverError(e.to_string()),
+        }
+    }
+}
+
+/// The answer of an engine on a transition system.
+#[derive(Clone, Debug)]
+pub enum TsAnswer {
+    /// Safe, with an inductive invariant over the state variables that excludes the query.
+    Safe(Term),
+    /// Unsafe, with a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` over step-indexed variables.
+    Unsafe { k: usize, vals: Assignment },
+    Unknown(Stop),
+}
+
+/// An engine that works on transition systems.
+pub trait TsEngine: Send {
+    fn name(&self) -> &'static str;
+    fn solve(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> TsAnswer;
+    /// Engine-specific counters for `--stats`, plus the SMT counters.
+    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats);
+}
+
+/// The engines `--engine` can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// Bounded model checking: finds counterexamples only.
+    Bmc,
+    /// k-induction: counterexamples and k-inductive safety proofs.
+    Kind,
+}
+
+impl EngineKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Bmc => "bmc",
+            EngineKind::Kind => "kind",
+        }
+    }
+
+    pub fn make(self) -> Box<dyn TsEngine> {
+        match self {
+            EngineKind::Bmc => Box::new(bmc::Bmc::new(bmc::Config::default())),
+            EngineKind::Kind => Box::new(kind::KInduction::new(kind::Config::default())),
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Inlining: eliminates a non-recursive predicate with a single defining clause or a
+//! single use, by resolving each of its defining clauses with each of its uses.
+//! Never turns a linear clause into a non-linear one.
+
+use super::simplify::simplify_clause;
+use super::{expand_cex, BackTranslate, Cex, Model, Origin, Pass};
+use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
+use crate::logic::*;
+use rustc_hash::FxHashMap;
+
+pub struct Inline;
+
+/// A predicate eliminated by inlining, with its defining clauses at that point.
+struct Eliminated {
+    pred: PredId,
+    defs: Vec<Clause>,
+}
+
+struct Back {
+    origins: Vec<Origin>,
+    old: ChcSystem,
+    /// In elimination order.
+    eliminated: Vec<Eliminated>,
+}
+
+/// `P(x) := exists V. body(args) /\ constraint /\ x = args` for each defining clause, or-ed.
+fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated) -> Term {
+    let params = sys.pred(e.pred).params();
+    let mut disj = vec![];
+    for d in &e.defs {
+        let head = d.head.as_ref().expect("defining clause has a head");
+        // Map argument variables straight to parameters where possible.
+        let mut ren: FxHashMap<Var, Term> = FxHashMap::default();
+        let mut eqs = vec![];
+        for (a, x) in head.args.iter().zip(&params) {
+            match a.as_var() {
+                Some(v) if !ren.contains_key(v) => {
+                    ren.insert(v.clone(), mk_var_of(x));
+                }
+                _ => eqs.push((x.clone(), a.clone())),
+            }
+        }
+        let mut conj = vec![subst(&d.constraint, &ren)];
+        for (x, a) in eqs {
+            conj.push(mk_eq(mk_var_of(&x), subst(&a, &ren)));
+        }
+        for b in &d.body {
+            conj.push(instantiate(sys, m, b, &ren));
+        }
+        let body = mk_and(conj);
+        let bound: Vec<Var> = d.vars().into_iter().filter(|v| !ren.contains_key(v)).collect();
+        disj.push(mk_exists(bound, body));
+    }
+    mk_or(disj)
+}
+
+/// The model's formula for `app`, with the variables of `app`'s arguments renamed by `ren`.
+pub fn instantiate(sys: &ChcSystem, m: &Model, app: &PredApp, ren: &FxHashMap<Var, Term>) -> Term {
+    let Some(f) = m.get(&app.pred) else {
+        return mk_false();
+    };
+    let map: FxHashMap<Var, Term> = sys
+        .pred(app.pred)
+        .params()
+        .into_iter()
+        .zip(&app.args)
+        .map(|(p, a)| (p, subst(a, ren)))
+        .collect();
+    subst(f, &map)
+}
+
+impl BackTranslate for Back {
+    fn model(&self, mut m: Model) -> Model {
+        for e in self.eliminated.iter().rev() {
+            let f = interpretation(&self.old, &m, e);
+            m.insert(e.pred, f);
+        }
+        m
+    }
+    fn cex(&self, c: Cex) -> Cex {
+        expand_cex(&self.origins, &self.old, c)
+    }
+}
+
+/// The resolvent of `d` (defining `p`) with `u` (using `p` once), `d` renamed apart.
+fn resolve(d: &Clause, d_origin: &Origin, u: &Clause, u_origin: &Origin, fresh: &mut usize) -> (Clause, Origin) {
+    *fresh += 1;
+    let tag = *fresh;
+    let mut ren: FxHashMap<Var, Term> = FxHashMap::default();
+    let d = d.rename(&mut |v| {
+        let w = Var {
+            name: format!("{}#{tag}", v.name).into(),
+            sort: v.sort,
+        };
+        ren.insert(v.clone(), mk_var_of(&w));
+        w
+    });
+    let h = d.head.as_ref().unwrap();
+    let pos = u.body.iter().position(|b| b.pred == h.pred).unwrap();
+    let mut body = d.body.clone();
+    body.extend(u.body.iter().enumerate().filter(|(i, _)| *i != pos).map(|(_, b)| b.clone()));
+    let mut conj = vec![d.constraint.clone(), u.constraint.clone()];
+    for (a, b) in h.args.iter().zip(&u.body[pos].args) {
+        conj.push(mk_eq(a.clone(), b.clone()));
+    }
+    let r = Clause {
+        body,
+        constraint: mk_and(conj),
+        head: u.head.clone(),
+        line: 0,
+    };
+    let (r, defs) = simplify_clause(&r);
+    let close = |t: &Term| subst(t, &defs);
+    let mut parts = vec![];
+    for (cid, map) in &d_origin.0 {
+        let map = map.iter().map(|(v, t)| (v.clone(), close(&subst(t, &ren)))).collect();
+        parts.push((*cid, with_identity(map, Some(&ren), &defs, &ren)));
+    }
+    for (cid, map) in &u_origin.0 {
+        let map = map.iter().map(|(v, t)| (v.clone(), close(t))).collect();
+        parts.push((*cid, with_identity(map, None, &defs, &ren)));
+    }
+    (r, Origin(parts))
+}
+
+/// Adds entries for the old clause's variables that were kept by name (identity) but
+/// got renamed apart (`ren`, for the defining clause) or eliminated (`defs`).
+fn with_identity(
+    mut map: FxHashMap<Var, Term>,
+    ren: Option<&FxHashMap<Var, Term>>,
+    defs: &FxHashMap<Var, Term>,
+    renamed: &FxHashMap<Var, Term>,
+) -> FxHashMap<Var, Term> {
+    match ren {
+        Some(ren) => {
+            for (v, t) in ren {
+                map.entry(v.clone()).or_insert_with(|| subst(t, defs));
+            }
+        }
+        None => {
+            let fresh: Vec<&Var> = renamed.values().filter_map(|t| t.as_var()).collect();
+            for (v, t) in defs {
+                if !fresh.contains(&v) {
+                    map.entry(v.clone()).or_insert_with(|| t.clone());
+                }
+            }
+        }
+    }
+    map
+}
+
+impl Pass for Inline {
+    fn name(&self) -> &'static str {
+        "inline"
+    }
+
+    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+        let mut clauses: Vec<(Clause, Origin)> = sys
+            .clauses
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.clone(), Origin::same(crate::frontend::ClauseId(i as u32))))
+            .collect();
+        let mut eliminated = vec![];
+        let mut fresh = 0usize;
+        for p in sys.pred_ids() {
+            let defs: Vec<usize> = (0..clauses.len())
+                .filter(|&i| clauses[i].0.head.as_ref().map(|h| h.pred) == Some(p))
+                .collect();
+            let uses: Vec<usize> = (0..clauses.len())
+                .filter(|&i| clauses[i].0.body.iter().any(|b| b.pred == p))
+                .collect();
+            if defs.is_empty() || uses.is_empty() || (defs.len() > 1 && uses.len() > 1) {
+                continue;
+            }
+            let recursive = defs.iter().any(|i| uses.contains(i));
+            let once = uses
+                .iter()
+                .all(|&i| clauses[i].0.body.iter().filter(|b| b.pred == p).count() == 1);
+            let stays_linear = defs.iter().all(|&d| {
+                uses.iter()
+                    .all(|&u| clauses[d].0.body.len() + clauses[u].0.body.len() <= 2)
+            });
+            if recursive || !once || !stays_linear {
+                continue;
+            }
+            let mut new = vec![];
+            for &d in &defs {
+                for &u in &uses {
+                    let (dc, dorig) = &clauses[d];
+                    let (uc, uorig) = &clauses[u];
+                    let (r, o) = resolve(dc, dorig, uc, uorig, &mut fresh);
+                    if r.constraint.as_bool() != Some(false) {
+                        new.push((r, o));
+                    }
+                }
+            }
+            eliminated.push(Eliminated {
+                pred: p,
+                defs: defs.iter().map(|&i| clauses[i].0.clone()).collect(),
+            });
+            let mut i = 0;
+            clauses.retain(|_| {
+                i += 1;
+                !defs.contains(&(i - 1)) && !uses.contains(&(i - 1))
+            });
+            clauses.extend(new);
+        }
+        let (cls, origins): (Vec<Clause>, Vec<Origin>) = clauses.into_iter().unzip();
+        let out = ChcSystem {
+            preds: sys.preds.clone(),
+            clauses: cls,
+        };
+        let back = Back {
+            origins,
+            old: sys.clone(),
+            eliminated,
+        };
+        (out, Box::new(back))
+    }
+}

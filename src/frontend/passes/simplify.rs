@@ -1,0 +1,119 @@
+//! Simplification and constant propagation: eliminates clause variables defined by an
+//! equality conjunct (`v = t`, `b`, `not b`), and drops clauses whose constraint is false.
+
+use super::{BackTranslate, ClauseMap, Origin, Pass};
+use crate::frontend::chc::{ChcSystem, Clause, ClauseId, PredApp};
+use crate::logic::*;
+use num_traits::{One, Signed};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub struct Simplify;
+
+impl Pass for Simplify {
+    fn name(&self) -> &'static str {
+        "simplify"
+    }
+
+    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+        let mut out = ChcSystem {
+            preds: sys.preds.clone(),
+            clauses: vec![],
+        };
+        let mut origins = vec![];
+        for (i, c) in sys.clauses.iter().enumerate() {
+            let (c, defs) = simplify_clause(c);
+            if c.constraint.as_bool() == Some(false) {
+                continue;
+            }
+            out.clauses.push(c);
+            origins.push(Origin(vec![(ClauseId(i as u32), defs)]));
+        }
+        let back = ClauseMap {
+            origins,
+            old: sys.clone(),
+        };
+        (out, Box::new(back))
+    }
+}
+
+/// A definition `v = t` read off a conjunct, if the conjunct has that shape.
+fn definition(conj: &Term) -> Option<(Var, Term)> {
+    match conj.get() {
+        TermNode::Var(v) => Some((v.clone(), mk_true())),
+        TermNode::Not(b) => b.as_var().map(|v| (v.clone(), mk_false())),
+        TermNode::Iff(a, b) => {
+            if let Some(v) = a.as_var() {
+                if !free_vars(b).contains(v) {
+                    return Some((v.clone(), b.clone()));
+                }
+            }
+            let v = b.as_var()?;
+            (!free_vars(a).contains(v)).then(|| (v.clone(), a.clone()))
+        }
+        TermNode::EqZ(l) => {
+            // c*v + rest = 0 with c = +-1  gives  v = -rest/c
+            for (t, c) in &l.terms {
+                let Some(v) = t.as_var() else { continue };
+                if !c.abs().is_one() {
+                    continue;
+                }
+                let mut rest = l.clone();
+                rest.terms.retain(|(s, _)| s != t);
+                let rest_t = mk_lin(rest.clone());
+                if free_vars(&rest_t).contains(v) {
+                    continue;
+                }
+                let rhs = if c.is_positive() { rest.neg() } else { rest };
+                return Some((v.clone(), mk_lin(rhs)));
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Simplifies one clause; returns it with the definitions of the eliminated variables.
+pub fn simplify_clause(c: &Clause) -> (Clause, FxHashMap<Var, Term>) {
+    let mut c = c.clone();
+    let mut defs: FxHashMap<Var, Term> = FxHashMap::default();
+    loop {
+        // Pick definitions whose variables are independent of each other this round.
+        let mut round: FxHashMap<Var, Term> = FxHashMap::default();
+        let mut used: FxHashSet<Var> = FxHashSet::default();
+        for conj in conjuncts(&c.constraint) {
+            let Some((v, t)) = definition(&conj) else {
+                continue;
+            };
+            if round.contains_key(&v) || used.contains(&v) {
+                continue;
+            }
+            let fv = free_vars(&t);
+            if fv.iter().any(|w| round.contains_key(w)) {
+                continue;
+            }
+            used.extend(fv);
+            round.insert(v, t);
+        }
+        if round.is_empty() {
+            break;
+        }
+        let app = |a: &PredApp| PredApp {
+            pred: a.pred,
+            args: a.args.iter().map(|t| subst(t, &round)).collect(),
+        };
+        c = Clause {
+            body: c.body.iter().map(app).collect(),
+            constraint: subst(&c.constraint, &round),
+            head: c.head.as_ref().map(app),
+            line: c.line,
+        };
+        for t in defs.values_mut() {
+            *t = subst(t, &round);
+        }
+        defs.extend(round);
+        if c.constraint.as_bool() == Some(false) {
+            break;
+        }
+    }
+    (c, defs)
+}

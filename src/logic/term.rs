@@ -1,0 +1,518 @@
+//! Hash-consed terms and their simplifying constructors.
+//!
+//! Every term is built through the `mk_*` functions, which normalize as they go:
+//! integer expressions become a [`Lin`] (a sum of coefficient–atom pairs plus a
+//! constant, over big integers), comparisons become `lin <= 0` or `lin = 0` with
+//! the coefficients divided by their gcd, and Boolean connectives are flattened
+//! and constant-folded. Two terms are equal iff they are the same hash-consed node.
+
+use super::linear::Lin;
+use super::Sort;
+use hashconsing::{HConsed, HConsign, HashConsign};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::hash::BuildHasherDefault;
+use std::sync::{Arc, LazyLock, Mutex};
+
+/// A hash-consed term.
+pub type Term = HConsed<TermNode>;
+
+/// A variable: a name and a sort. Names are stored unquoted.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Var {
+    pub name: Arc<str>,
+    pub sort: Sort,
+}
+
+/// The node of a term.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TermNode {
+    Var(Var),
+    Bool(bool),
+    Int(BigInt),
+    Not(Term),
+    /// At least two conjuncts, none of them a constant or a conjunction.
+    And(Vec<Term>),
+    /// At least two disjuncts, none of them a constant or a disjunction.
+    Or(Vec<Term>),
+    Ite(Term, Term, Term),
+    /// Equality of two Boolean terms.
+    Iff(Term, Term),
+    /// A linear integer expression that is not a constant nor a single atom.
+    Lin(Lin),
+    /// `lin <= 0`.
+    Le(Lin),
+    /// `lin = 0`.
+    EqZ(Lin),
+    /// Integer division (SMT-LIB semantics) by a non-zero constant.
+    Div(Term, BigInt),
+    /// Integer remainder (SMT-LIB semantics) by a non-zero constant.
+    Mod(Term, BigInt),
+    /// `exists vars. body`: only in models translated back through inlining.
+    Exists(Vec<Var>, Term),
+}
+
+type Factory = HConsign<TermNode, BuildHasherDefault<FxHasher>>;
+
+/// The global term factory (an interner, not configuration).
+static FACTORY: LazyLock<Mutex<Factory>> =
+    LazyLock::new(|| Mutex::new(HConsign::with_capacity_and_hasher(1 << 12, Default::default())));
+
+fn mk(node: TermNode) -> Term {
+    let mut f = FACTORY.lock().unwrap_or_else(|e| e.into_inner());
+    (&mut *f).mk(node)
+}
+
+impl TermNode {
+    /// The sort of the term.
+    pub fn sort(&self) -> Sort {
+        match self {
+            TermNode::Var(v) => v.sort,
+            TermNode::Int(_) | TermNode::Lin(_) | TermNode::Div(..) | TermNode::Mod(..) => {
+                Sort::Int
+            }
+            TermNode::Ite(_, t, _) => t.sort(),
+            _ => Sort::Bool,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            TermNode::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<&BigInt> {
+        match self {
+            TermNode::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_var(&self) -> Option<&Var> {
+        match self {
+            TermNode::Var(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The direct sub-terms.
+    pub fn children(&self) -> Vec<&Term> {
+        match self {
+            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => vec![],
+            TermNode::Not(t) | TermNode::Div(t, _) | TermNode::Mod(t, _) => vec![t],
+            TermNode::Exists(_, t) => vec![t],
+            TermNode::And(ts) | TermNode::Or(ts) => ts.iter().collect(),
+            TermNode::Ite(c, t, e) => vec![c, t, e],
+            TermNode::Iff(a, b) => vec![a, b],
+            TermNode::Lin(l) | TermNode::Le(l) | TermNode::EqZ(l) => {
+                l.terms.iter().map(|(t, _)| t).collect()
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- leaves
+
+pub fn mk_var(name: &str, sort: Sort) -> Term {
+    mk(TermNode::Var(Var {
+        name: Arc::from(name),
+        sort,
+    }))
+}
+
+pub fn mk_var_of(v: &Var) -> Term {
+    mk(TermNode::Var(v.clone()))
+}
+
+pub fn mk_bool(b: bool) -> Term {
+    mk(TermNode::Bool(b))
+}
+
+pub fn mk_true() -> Term {
+    mk_bool(true)
+}
+
+pub fn mk_false() -> Term {
+    mk_bool(false)
+}
+
+pub fn mk_int(n: impl Into<BigInt>) -> Term {
+    mk(TermNode::Int(n.into()))
+}
+
+// ---------------------------------------------------------------- Booleans
+
+pub fn mk_not(t: Term) -> Term {
+    match t.get() {
+        TermNode::Bool(b) => mk_bool(!b),
+        TermNode::Not(inner) => inner.clone(),
+        // not (lin <= 0)  <=>  -lin + 1 <= 0  over the integers
+        TermNode::Le(l) => {
+            let mut n = l.neg();
+            n.k += 1;
+            mk_le_lin(n)
+        }
+        _ => mk(TermNode::Not(t)),
+    }
+}
+
+fn mk_junction(ts: Vec<Term>, is_and: bool) -> Term {
+    let mut out: Vec<Term> = Vec::with_capacity(ts.len());
+    let mut seen: FxHashSet<u64> = FxHashSet::default();
+    let mut stack: Vec<Term> = ts.into_iter().rev().collect();
+    while let Some(t) = stack.pop() {
+        match t.get() {
+            TermNode::Bool(b) if *b == is_and => {}
+            TermNode::Bool(_) => return mk_bool(!is_and),
+            TermNode::And(inner) if is_and => stack.extend(inner.iter().rev().cloned()),
+            TermNode::Or(inner) if !is_and => stack.extend(inner.iter().rev().cloned()),
+            _ => {
+                if seen.insert(t.uid()) {
+                    out.push(t)
+                }
+            }
+        }
+    }
+    // x and not x
+    for t in &out {
+        if let TermNode::Not(inner) = t.get() {
+            if seen.contains(&inner.uid()) {
+                return mk_bool(!is_and);
+            }
+        }
+    }
+    match out.len() {
+        0 => mk_bool(is_and),
+        1 => out.pop().unwrap(),
+        _ if is_and => mk(TermNode::And(out)),
+        _ => mk(TermNode::Or(out)),
+    }
+}
+
+pub fn mk_and(ts: Vec<Term>) -> Term {
+    mk_junction(ts, true)
+}
+
+pub fn mk_or(ts: Vec<Term>) -> Term {
+    mk_junction(ts, false)
+}
+
+pub fn mk_and2(a: Term, b: Term) -> Term {
+    mk_and(vec![a, b])
+}
+
+pub fn mk_implies(a: Term, b: Term) -> Term {
+    mk_or(vec![mk_not(a), b])
+}
+
+pub fn mk_ite(c: Term, t: Term, e: Term) -> Term {
+    match c.get() {
+        TermNode::Bool(true) => return t,
+        TermNode::Bool(false) => return e,
+        TermNode::Not(inner) => return mk_ite(inner.clone(), e, t),
+        _ => {}
+    }
+    if t == e {
+        return t;
+    }
+    if t.sort() == Sort::Bool {
+        return match (t.as_bool(), e.as_bool()) {
+            (Some(true), Some(false)) => c,
+            (Some(false), Some(true)) => mk_not(c),
+            (Some(true), None) => mk_or(vec![c, e]),
+            (Some(false), None) => mk_and(vec![mk_not(c), e]),
+            (None, Some(true)) => mk_or(vec![mk_not(c), t]),
+            (None, Some(false)) => mk_and(vec![c, t]),
+            _ => mk(TermNode::Ite(c, t, e)),
+        };
+    }
+    mk(TermNode::Ite(c, t, e))
+}
+
+/// Equality of two terms of the same sort.
+pub fn mk_eq(a: Term, b: Term) -> Term {
+    if a == b {
+        return mk_true();
+    }
+    match a.sort() {
+        Sort::Int => mk_eqz_lin(Lin::of(&a).sub(&Lin::of(&b))),
+        Sort::Bool => match (a.as_bool(), b.as_bool()) {
+            (Some(x), _) => {
+                if x {
+                    b
+                } else {
+                    mk_not(b)
+                }
+            }
+            (_, Some(y)) => {
+                if y {
+                    a
+                } else {
+                    mk_not(a)
+                }
+            }
+            _ => {
+                let (a, b) = if a.uid() <= b.uid() { (a, b) } else { (b, a) };
+                mk(TermNode::Iff(a, b))
+            }
+        },
+    }
+}
+
+/// Pairwise distinctness.
+pub fn mk_distinct(ts: Vec<Term>) -> Term {
+    let mut conj = vec![];
+    for i in 0..ts.len() {
+        for j in i + 1..ts.len() {
+            conj.push(mk_not(mk_eq(ts[i].clone(), ts[j].clone())));
+        }
+    }
+    mk_and(conj)
+}
+
+// ---------------------------------------------------------------- arithmetic
+
+/// The term of a linear expression: a constant, a single atom, or a `Lin` node.
+pub fn mk_lin(l: Lin) -> Term {
+    if l.terms.is_empty() {
+        return mk_int(l.k);
+    }
+    if l.k.is_zero() && l.terms.len() == 1 && l.terms[0].1.is_one() {
+        return l.terms[0].0.clone();
+    }
+    mk(TermNode::Lin(l))
+}
+
+pub fn mk_add(ts: Vec<Term>) -> Term {
+    let mut acc = Lin::zero();
+    for t in &ts {
+        acc = acc.add(&Lin::of(t));
+    }
+    mk_lin(acc)
+}
+
+pub fn mk_sub(a: Term, b: Term) -> Term {
+    mk_lin(Lin::of(&a).sub(&Lin::of(&b)))
+}
+
+pub fn mk_neg(a: Term) -> Term {
+    mk_lin(Lin::of(&a).neg())
+}
+
+pub fn mk_mul_const(c: &BigInt, a: Term) -> Term {
+    mk_lin(Lin::of(&a).scale(c))
+}
+
+/// `lin <= 0`, with the coefficients divided by their gcd and the constant rounded.
+pub fn mk_le_lin(mut l: Lin) -> Term {
+    if l.terms.is_empty() {
+        return mk_bool(!l.k.is_positive());
+    }
+    let g = l.coef_gcd();
+    if !g.is_one() {
+        // sum g*c_i x_i + k <= 0  <=>  sum c_i x_i <= floor(-k / g)
+        for (_, c) in l.terms.iter_mut() {
+            *c = &*c / &g;
+        }
+        let bound = (-&l.k).div_floor(&g);
+        l.k = -bound;
+    }
+    mk(TermNode::Le(l))
+}
+
+/// `lin = 0`, normalized so that the first coefficient is positive.
+pub fn mk_eqz_lin(mut l: Lin) -> Term {
+    if l.terms.is_empty() {
+        return mk_bool(l.k.is_zero());
+    }
+    let g = l.coef_gcd();
+    if !(&l.k % &g).is_zero() {
+        return mk_false();
+    }
+    if !g.is_one() {
+        for (_, c) in l.terms.iter_mut() {
+            *c = &*c / &g;
+        }
+        l.k = &l.k / &g;
+    }
+    if l.terms[0].1.is_negative() {
+        l = l.neg();
+    }
+    mk(TermNode::EqZ(l))
+}
+
+pub fn mk_le(a: Term, b: Term) -> Term {
+    mk_le_lin(Lin::of(&a).sub(&Lin::of(&b)))
+}
+
+pub fn mk_lt(a: Term, b: Term) -> Term {
+    let mut l = Lin::of(&a).sub(&Lin::of(&b));
+    l.k += 1;
+    mk_le_lin(l)
+}
+
+pub fn mk_ge(a: Term, b: Term) -> Term {
+    mk_le(b, a)
+}
+
+pub fn mk_gt(a: Term, b: Term) -> Term {
+    mk_lt(b, a)
+}
+
+/// SMT-LIB `div` by a non-zero constant.
+pub fn mk_div(a: Term, d: BigInt) -> Term {
+    assert!(!d.is_zero(), "division by zero constant");
+    if let Some(n) = a.as_int() {
+        return mk_int(super::eval::smt_div(n, &d));
+    }
+    if d.is_one() {
+        return a;
+    }
+    mk(TermNode::Div(a, d))
+}
+
+/// SMT-LIB `mod` by a non-zero constant.
+pub fn mk_mod(a: Term, d: BigInt) -> Term {
+    assert!(!d.is_zero(), "modulo by zero constant");
+    if let Some(n) = a.as_int() {
+        return mk_int(super::eval::smt_mod(n, &d));
+    }
+    let d = d.abs();
+    if d.is_one() {
+        return mk_int(0);
+    }
+    mk(TermNode::Mod(a, d))
+}
+
+/// `exists vars. body`, dropping variables that do not occur in `body`.
+pub fn mk_exists(vars: Vec<Var>, body: Term) -> Term {
+    let fv = free_vars(&body);
+    let vars: Vec<Var> = vars.into_iter().filter(|v| fv.contains(v)).collect();
+    if vars.is_empty() {
+        return body;
+    }
+    mk(TermNode::Exists(vars, body))
+}
+
+// ---------------------------------------------------------------- traversals
+
+/// Rebuilds `t` bottom-up, replacing every variable `v` by `f(v)` when that is `Some`.
+/// Shared sub-terms are visited once.
+pub fn map_vars(t: &Term, f: &mut dyn FnMut(&Var) -> Option<Term>) -> Term {
+    let mut memo: FxHashMap<u64, Term> = FxHashMap::default();
+    map_vars_memo(t, f, &mut memo)
+}
+
+fn map_vars_memo(
+    t: &Term,
+    f: &mut dyn FnMut(&Var) -> Option<Term>,
+    memo: &mut FxHashMap<u64, Term>,
+) -> Term {
+    if let Some(r) = memo.get(&t.uid()) {
+        return r.clone();
+    }
+    let r = match t.get() {
+        TermNode::Var(v) => f(v).unwrap_or_else(|| t.clone()),
+        TermNode::Bool(_) | TermNode::Int(_) => t.clone(),
+        TermNode::Not(a) => mk_not(map_vars_memo(a, f, memo)),
+        TermNode::And(ts) => mk_and(ts.iter().map(|s| map_vars_memo(s, f, memo)).collect()),
+        TermNode::Or(ts) => mk_or(ts.iter().map(|s| map_vars_memo(s, f, memo)).collect()),
+        TermNode::Ite(c, a, b) => {
+            let c = map_vars_memo(c, f, memo);
+            let a = map_vars_memo(a, f, memo);
+            let b = map_vars_memo(b, f, memo);
+            mk_ite(c, a, b)
+        }
+        TermNode::Iff(a, b) => {
+            let a = map_vars_memo(a, f, memo);
+            mk_eq(a, map_vars_memo(b, f, memo))
+        }
+        TermNode::Lin(l) => mk_lin(map_lin(l, f, memo)),
+        TermNode::Le(l) => mk_le_lin(map_lin(l, f, memo)),
+        TermNode::EqZ(l) => mk_eqz_lin(map_lin(l, f, memo)),
+        TermNode::Div(a, d) => mk_div(map_vars_memo(a, f, memo), d.clone()),
+        TermNode::Mod(a, d) => mk_mod(map_vars_memo(a, f, memo), d.clone()),
+        TermNode::Exists(vs, body) => {
+            let mut inner = |v: &Var| if vs.contains(v) { None } else { f(v) };
+            let body = map_vars(body, &mut inner);
+            mk_exists(vs.clone(), body)
+        }
+    };
+    memo.insert(t.uid(), r.clone());
+    r
+}
+
+fn map_lin(
+    l: &Lin,
+    f: &mut dyn FnMut(&Var) -> Option<Term>,
+    memo: &mut FxHashMap<u64, Term>,
+) -> Lin {
+    let mut acc = Lin::constant(l.k.clone());
+    for (t, c) in &l.terms {
+        acc = acc.add(&Lin::of(&map_vars_memo(t, f, memo)).scale(c));
+    }
+    acc
+}
+
+/// Substitutes variables by terms.
+pub fn subst(t: &Term, map: &FxHashMap<Var, Term>) -> Term {
+    if map.is_empty() {
+        return t.clone();
+    }
+    map_vars(t, &mut |v| map.get(v).cloned())
+}
+
+/// The free variables of `t`, in order of first occurrence.
+pub fn free_vars(t: &Term) -> Vec<Var> {
+    let mut out = vec![];
+    let mut seen_vars: FxHashSet<Var> = FxHashSet::default();
+    let mut seen: FxHashSet<u64> = FxHashSet::default();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.uid()) {
+            continue;
+        }
+        if let TermNode::Var(v) = t.get() {
+            if seen_vars.insert(v.clone()) {
+                out.push(v.clone());
+            }
+        }
+        if let TermNode::Exists(vs, body) = t.get() {
+            for v in free_vars(body) {
+                if !vs.contains(&v) && seen_vars.insert(v.clone()) {
+                    out.push(v);
+                }
+            }
+            continue;
+        }
+        for c in t.children().into_iter().rev() {
+            stack.push(c.clone());
+        }
+    }
+    out
+}
+
+/// Number of distinct nodes of `t` (its size as a DAG).
+pub fn dag_size(t: &Term) -> usize {
+    let mut seen: FxHashSet<u64> = FxHashSet::default();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if seen.insert(t.uid()) {
+            stack.extend(t.children().into_iter().cloned());
+        }
+    }
+    seen.len()
+}
+
+/// The conjuncts of `t` (itself if it is not a conjunction).
+pub fn conjuncts(t: &Term) -> Vec<Term> {
+    match t.get() {
+        TermNode::And(ts) => ts.clone(),
+        TermNode::Bool(true) => vec![],
+        _ => vec![t.clone()],
+    }
+}

@@ -1,0 +1,215 @@
+//! The `chcsolve` command: reads a CHC-COMP problem and prints `sat`, `unsat` or `unknown`.
+
+use chcsolve::engine::EngineKind;
+use chcsolve::smt::{kill_all_children, SolverKind};
+use chcsolve::{solve_str, Options, Outcome, SolveError, Verdict};
+use clap::Parser;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Solves constrained Horn clauses over linear integer arithmetic (CHC-COMP format).
+///
+/// Prints one line: `sat` (the clauses have a model: the program is safe), `unsat` (a
+/// derivation of false exists: a real counterexample) or `unknown`. Every sat/unsat is
+/// checked against the original clauses before it is printed. Exit code 0 for any of
+/// these, 1 for bad input (one line `(error "...")`), 2 when no SMT solver can be found.
+#[derive(Parser, Debug)]
+#[command(name = "chcsolve", version)]
+struct Cli {
+    /// The problem file (SMT-LIB2 with `(set-logic HORN)`); `-` reads standard input.
+    file: String,
+
+    /// Run only this engine instead of the default portfolio (kind and bmc in parallel).
+    /// Repeat to run several in parallel.
+    #[arg(long, value_enum)]
+    engine: Vec<EngineKind>,
+
+    /// The SMT solver the engines use. The validator always uses z3.
+    #[arg(long, default_value = "z3")]
+    solver: SolverKind,
+
+    /// Wall-clock limit in seconds for the whole run; when it passes, prints `unknown` and
+    /// kills every solver process.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+
+    /// After sat, print the model as one `(define-fun P ((x0 Int) ...) Bool ...)` per
+    /// predicate; after unsat, the counterexample as numbered clause applications with values.
+    #[arg(long)]
+    print_witness: bool,
+
+    /// Print statistics to standard error: times, clauses, engine counters, SMT queries and
+    /// time in the solver, answers validated.
+    #[arg(long)]
+    stats: bool,
+
+    /// Write every command sent to every solver process into DIR (one file per process), so
+    /// a run can be replayed with the solver alone.
+    #[arg(long, value_name = "DIR")]
+    tee: Option<PathBuf>,
+
+    /// Path of the z3 binary (else $CHCSOLVE_Z3, solvers/bin/z3, then PATH).
+    #[arg(long, value_name = "PATH")]
+    z3: Option<PathBuf>,
+
+    /// Path of the yices-smt2 binary (else $CHCSOLVE_YICES, solvers/bin/yices-smt2, then PATH).
+    #[arg(long, value_name = "PATH")]
+    yices: Option<PathBuf>,
+
+    /// Path of the cvc5 binary (else $CHCSOLVE_CVC5, then PATH).
+    #[arg(long, value_name = "PATH")]
+    cvc5: Option<PathBuf>,
+
+    /// Path of the SMTInterpol jar (else $CHCSOLVE_SMTINTERPOL).
+    #[arg(long, value_name = "JAR")]
+    smtinterpol: Option<PathBuf>,
+
+    /// More log on standard error: -v progress, -vv details, -vvv every solver command.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+/// Kills solver processes and exits when SIGINT or SIGTERM arrives.
+fn handle_signals() {
+    // SAFETY: plain libc calls on a local signal set; the signals are blocked in this
+    // thread before any other thread exists, so every thread inherits the mask and only
+    // the waiting thread receives them.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        std::thread::spawn(move || {
+            let mut sig = 0;
+            libc::sigwait(&set, &mut sig);
+            kill_all_children();
+            std::process::exit(128 + sig);
+        });
+    }
+}
+
+fn read_input(file: &str) -> Result<String, String> {
+    let mut s = String::new();
+    if file == "-" {
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+    } else {
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        s = String::from_utf8(bytes).map_err(|_| format!("{file} is not UTF-8 text"))?;
+    }
+    Ok(s)
+}
+
+fn print_stats(o: &Outcome) {
+    let s = &o.stats;
+    eprintln!("; total-seconds: {:.3}", s.total_seconds);
+    eprintln!("; parse-seconds: {:.3}", s.parse_seconds);
+    eprintln!("; preprocess-seconds: {:.3}", s.preprocess_seconds);
+    eprintln!("; predicates: {}", s.predicates);
+    eprintln!("; clauses: {} (after preprocessing: {})", s.clauses, s.clauses_after_preprocessing);
+    eprintln!("; winner: {}", s.winner.unwrap_or("none"));
+    eprintln!("; validations: {} (failed: {})", s.validations, s.validation_failures);
+    for (name, secs, counters, smt) in &s.engines {
+        let c: Vec<String> = counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        eprintln!(
+            "; engine {name}: {secs:.3}s, {}, smt-queries {}, smt-seconds {:.3}",
+            c.join(", "),
+            smt.queries,
+            smt.solver_time.as_secs_f64()
+        );
+    }
+}
+
+fn main() {
+    handle_signals();
+    let cli = Cli::parse();
+    let level = match cli.verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
+        .format_timestamp_millis()
+        .init();
+    let input = match read_input(&cli.file) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("(error \"{}\")", e.replace('"', "\"\""));
+            std::process::exit(1);
+        }
+    };
+    let solver_path = match cli.solver {
+        SolverKind::Z3 => cli.z3.clone(),
+        SolverKind::Yices => cli.yices.clone(),
+        SolverKind::Cvc5 => cli.cvc5.clone(),
+        SolverKind::SmtInterpol => cli.smtinterpol.clone(),
+    };
+    let timeout = cli.timeout.map(Duration::from_secs_f64);
+    let opts = Options {
+        engines: cli.engine.clone(),
+        solver: cli.solver,
+        solver_path,
+        z3_path: cli.z3.clone(),
+        // the library stops a little before the hard limit below
+        timeout: timeout.map(|t| t.saturating_sub(Duration::from_millis(300))),
+        tee_dir: cli.tee.clone(),
+    };
+    if let Some(dir) = &cli.tee {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            println!("(error \"cannot create {}: {e}\")", dir.display());
+            std::process::exit(1);
+        }
+    }
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("solve".into())
+        .stack_size(1 << 30)
+        .spawn(move || {
+            let _ = tx.send(solve_str(&input, &opts));
+        })
+        .expect("cannot start the solving thread");
+    let result = match timeout {
+        Some(t) => rx.recv_timeout(t + Duration::from_millis(200)).ok(),
+        None => rx.recv().ok(),
+    };
+    let code = match result {
+        None => {
+            println!("unknown");
+            0
+        }
+        Some(Err(SolveError::Input(e))) => {
+            println!("{e}");
+            1
+        }
+        Some(Err(e @ SolveError::Setup(_))) => {
+            println!("{e}");
+            2
+        }
+        Some(Ok(o)) => {
+            println!("{}", o.verdict.word());
+            if cli.print_witness {
+                match &o.verdict {
+                    Verdict::Sat(m) => println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m)),
+                    Verdict::Unsat(c) => println!("{}", chcsolve::witness::cex_to_text(&o.system, c)),
+                    Verdict::Unknown(why) => log::info!("unknown: {why}"),
+                }
+            }
+            if let Verdict::Unknown(why) = &o.verdict {
+                log::info!("unknown: {why}");
+            }
+            if cli.stats {
+                print_stats(&o);
+            }
+            0
+        }
+    };
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    kill_all_children();
+    std::process::exit(code);
+}

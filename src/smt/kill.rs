@@ -1,0 +1,128 @@
+//! Killing solver processes: the shared kill switch and the last-resort child killer.
+
+use rustc_hash::FxHashSet;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A switch shared by all solvers of one engine (clone it to share it).
+///
+/// [`KillSwitch::kill_all`] sends SIGKILL to every live solver process started with it, from
+/// any thread; a call blocked on such a solver then fails with
+/// [`SmtError::Killed`](super::SmtError::Killed), and so does every later attempt to start or
+/// use a solver with this switch.
+#[derive(Clone, Default)]
+pub struct KillSwitch(Arc<Inner>);
+
+#[derive(Default)]
+struct Inner {
+    killed: AtomicBool,
+    /// PIDs of the live processes. A PID leaves the set before its process is reaped, so a
+    /// PID in the set is never recycled for another process.
+    pids: Mutex<FxHashSet<i32>>,
+}
+
+impl KillSwitch {
+    /// A fresh switch, not killed.
+    pub fn new() -> KillSwitch {
+        KillSwitch::default()
+    }
+
+    /// Kills every registered solver process now, and makes every later start fail.
+    pub fn kill_all(&self) {
+        let pids = self.lock();
+        self.0.killed.store(true, Ordering::SeqCst);
+        for &pid in pids.iter() {
+            sigkill(pid);
+        }
+        log::debug!("kill switch: killed {} solver process(es)", pids.len());
+    }
+
+    /// True once [`Self::kill_all`] was called.
+    pub fn is_killed(&self) -> bool {
+        self.0.killed.load(Ordering::SeqCst)
+    }
+
+    /// Number of registered (live) processes.
+    pub fn live(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Registers a new process. When the switch is already killed, kills it and returns false.
+    pub(super) fn register(&self, pid: i32) -> bool {
+        let mut pids = self.lock();
+        if self.is_killed() {
+            sigkill(pid);
+            return false;
+        }
+        pids.insert(pid);
+        true
+    }
+
+    /// Forgets a process, which must not have been reaped yet.
+    pub(super) fn unregister(&self, pid: i32) {
+        self.lock().remove(&pid);
+    }
+
+    fn lock(&self) -> MutexGuard<'_, FxHashSet<i32>> {
+        self.0.pids.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl fmt::Debug for KillSwitch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KillSwitch")
+            .field("killed", &self.is_killed())
+            .field("live", &self.live())
+            .finish()
+    }
+}
+
+/// Sends SIGKILL to `pid` (ignored for non-positive PIDs).
+pub(super) fn sigkill(pid: i32) {
+    if pid > 0 {
+        // SAFETY: kill(2) has no memory-safety preconditions.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The state letter and parent PID of a process, from `/proc/PID/stat`.
+fn proc_stat(pid: i32) -> Option<(char, i32)> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) state ppid ...", where comm may contain spaces and parentheses.
+    let rest = &s[s.rfind(')')? + 1..];
+    let mut it = rest.split_whitespace();
+    let state = it.next()?.chars().next()?;
+    let ppid = it.next()?.parse().ok()?;
+    Some((state, ppid))
+}
+
+/// True when the process exists and is not a zombie.
+pub(super) fn is_alive(pid: i32) -> bool {
+    matches!(proc_stat(pid), Some((state, _)) if state != 'Z' && state != 'X')
+}
+
+/// The PIDs of the child processes of this process.
+pub(super) fn child_pids() -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return vec![];
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| matches!(proc_stat(pid), Some((_, ppid)) if ppid == me))
+        .collect()
+}
+
+/// Kills every child process of this process (found by scanning `/proc/*/stat` for a parent
+/// PID equal to ours) with SIGKILL. A last resort for the binary at exit or timeout.
+pub fn kill_all_children() {
+    let kids = child_pids();
+    for &pid in &kids {
+        sigkill(pid);
+    }
+    if !kids.is_empty() {
+        log::debug!("killed {} child process(es)", kids.len());
+    }
+}

@@ -1,0 +1,282 @@
+//! SMT solver processes (z3, yices, cvc5, SmtInterpol) driven over pipes through rsmt2.
+//!
+//! The entry point is [`Smt`]: one solver process speaking SMT-LIB 2 on its standard input and
+//! output, with terms of [`crate::logic`]. Every process is registered in a [`KillSwitch`] so
+//! that another thread can kill all solvers of an engine at once; a call blocked on a killed
+//! solver then returns [`SmtError::Killed`]. [`find_solver`] locates solver binaries and
+//! [`kill_all_children`] is the last-resort cleanup of the binary.
+//!
+//! rsmt2 falls short in a few places, which this module works around:
+//!
+//! * it hides the child's PID: the solver is started through `/bin/sh`, which prints its PID
+//!   and then `exec`s the solver (so the PID is the solver's);
+//! * it pipes the solver's stderr and never reads it: the pipe is reopened through
+//!   `/proc/PID/fd/2` and drained by a thread that logs each line at debug level;
+//! * it cannot read the answer of a command it does not know (`get-unsat-assumptions`,
+//!   `get-info`, raw queries): such answers are read by a separate [`rsmt2::parse::SmtParser`]
+//!   fed byte by byte from the solver's output, so it never reads past the answer.
+
+mod kill;
+mod parse;
+mod solver;
+#[cfg(test)]
+mod tests;
+
+pub use kill::{kill_all_children, KillSwitch};
+pub use solver::Smt;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The supported solvers.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum SolverKind {
+    /// Z3, run as `z3 -in -smt2`.
+    Z3,
+    /// Yices 2, run as `yices-smt2 --incremental`.
+    Yices,
+    /// cvc5, run as `cvc5 --incremental --produce-models --lang smt2`.
+    Cvc5,
+    /// SmtInterpol, run as `java -jar smtinterpol.jar -q`.
+    SmtInterpol,
+}
+
+impl SolverKind {
+    /// All kinds, in a fixed order.
+    pub const ALL: [SolverKind; 4] = [
+        SolverKind::Z3,
+        SolverKind::Yices,
+        SolverKind::Cvc5,
+        SolverKind::SmtInterpol,
+    ];
+
+    /// The short name used on the command line ("z3", "yices", "cvc5", "smtinterpol").
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Z3 => "z3",
+            SolverKind::Yices => "yices",
+            SolverKind::Cvc5 => "cvc5",
+            SolverKind::SmtInterpol => "smtinterpol",
+        }
+    }
+
+    /// The file name of the binary (for SmtInterpol: of the jar).
+    pub fn binary_name(self) -> &'static str {
+        match self {
+            SolverKind::Z3 => "z3",
+            SolverKind::Yices => "yices-smt2",
+            SolverKind::Cvc5 => "cvc5",
+            SolverKind::SmtInterpol => "smtinterpol.jar",
+        }
+    }
+
+    /// The environment variable that may hold the binary's path.
+    pub fn env_var(self) -> &'static str {
+        match self {
+            SolverKind::Z3 => "CHCSOLVE_Z3",
+            SolverKind::Yices => "CHCSOLVE_YICES",
+            SolverKind::Cvc5 => "CHCSOLVE_CVC5",
+            SolverKind::SmtInterpol => "CHCSOLVE_SMTINTERPOL",
+        }
+    }
+}
+
+impl fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SolverKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "z3" => Ok(SolverKind::Z3),
+            "yices" | "yices2" | "yices-smt2" => Ok(SolverKind::Yices),
+            "cvc5" => Ok(SolverKind::Cvc5),
+            "smtinterpol" => Ok(SolverKind::SmtInterpol),
+            _ => Err(format!(
+                "unknown solver `{s}` (expected z3, yices, cvc5 or smtinterpol)"
+            )),
+        }
+    }
+}
+
+/// How to start a solver.
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    /// Which solver (decides the command line and the SMT-LIB dialect).
+    pub kind: SolverKind,
+    /// The binary (for SmtInterpol: the jar, run with `java -jar`).
+    pub path: PathBuf,
+    /// When set, every command sent to every solver is also written to
+    /// `DIR/<label>-<n>.smt2` (`n` unique within the process), which the solver alone can
+    /// replay (`z3 DIR/file.smt2`, `yices-smt2 --incremental DIR/file.smt2`).
+    pub tee_dir: Option<PathBuf>,
+    /// Shared by all solvers of one engine: killing it kills them all.
+    pub kill: KillSwitch,
+}
+
+impl SolverConfig {
+    /// A configuration without tee and with a fresh kill switch.
+    pub fn new(kind: SolverKind, path: impl Into<PathBuf>) -> SolverConfig {
+        SolverConfig {
+            kind,
+            path: path.into(),
+            tee_dir: None,
+            kill: KillSwitch::new(),
+        }
+    }
+}
+
+/// The answer to a satisfiability check. `Unknown` is an answer, not an error.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum SatResult {
+    /// Satisfiable.
+    Sat,
+    /// Unsatisfiable.
+    Unsat,
+    /// The solver gave up.
+    Unknown,
+}
+
+impl fmt::Display for SatResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SatResult::Sat => "sat",
+            SatResult::Unsat => "unsat",
+            SatResult::Unknown => "unknown",
+        })
+    }
+}
+
+/// A failure to talk to a solver.
+///
+/// After any error other than [`SmtError::Spawn`], the [`Smt`] is unusable (its process is
+/// killed, since its output may be out of sync) and every further call fails.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SmtError {
+    /// The process could not be started or did not answer the handshake.
+    Spawn(String),
+    /// Reading from or writing to the process failed (typically: it died).
+    Io(String),
+    /// The solver answered with an error, or with something that could not be parsed.
+    Solver(String),
+    /// The solver was killed through its [`KillSwitch`] or [`Smt::kill`].
+    Killed,
+}
+
+impl fmt::Display for SmtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SmtError::Spawn(m) => write!(f, "cannot start SMT solver: {m}"),
+            SmtError::Io(m) => write!(f, "SMT solver I/O error: {m}"),
+            SmtError::Solver(m) => write!(f, "SMT solver error: {m}"),
+            SmtError::Killed => write!(f, "SMT solver killed"),
+        }
+    }
+}
+
+impl std::error::Error for SmtError {}
+
+/// Counters of one solver.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct SmtStats {
+    /// Number of `check-sat` and `check-sat-assuming` commands.
+    pub queries: u64,
+    /// Wall-clock time spent waiting for their answers.
+    pub solver_time: Duration,
+}
+
+impl std::ops::AddAssign for SmtStats {
+    fn add_assign(&mut self, o: SmtStats) {
+        self.queries += o.queries;
+        self.solver_time += o.solver_time;
+    }
+}
+
+/// Locates a solver binary, in this order: `explicit` (a command-line flag), the environment
+/// variable ([`SolverKind::env_var`]), `<project>/solvers/bin/<name>` (the project being this
+/// crate's directory, or `../../` from the running executable's directory), then `PATH`.
+///
+/// The error says that none was found and names the install command `solvers/install`.
+pub fn find_solver(kind: SolverKind, explicit: Option<&Path>) -> Result<PathBuf, String> {
+    let usable = |p: &Path| is_usable(kind, p);
+    if let Some(p) = explicit {
+        return if usable(p) {
+            Ok(p.to_path_buf())
+        } else {
+            Err(format!(
+                "{kind}: `{}` is not an executable file",
+                p.display()
+            ))
+        };
+    }
+    if let Some(v) = std::env::var_os(kind.env_var()).filter(|v| !v.is_empty()) {
+        let p = PathBuf::from(&v);
+        if usable(&p) {
+            return Ok(p);
+        }
+        if let Some(p) = search_path(kind, &v.to_string_lossy()) {
+            return Ok(p);
+        }
+        return Err(format!(
+            "{kind}: {}=`{}` is not an executable file",
+            kind.env_var(),
+            p.display()
+        ));
+    }
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("solvers/bin")];
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        dirs.push(exe_dir.join("../../solvers/bin"));
+    }
+    for d in &dirs {
+        let p = d.join(kind.binary_name());
+        if usable(&p) {
+            return Ok(p);
+        }
+    }
+    if let Some(p) = search_path(kind, kind.binary_name()) {
+        return Ok(p);
+    }
+    if kind == SolverKind::SmtInterpol {
+        let p = PathBuf::from("/usr/share/java/smtinterpol.jar");
+        if usable(&p) {
+            return Ok(p);
+        }
+    }
+    Err(format!(
+        "{kind} not found: looked for `{}` in {}, {}/solvers/bin and PATH; \
+         install it with `solvers/install`, set {} or pass its path explicitly",
+        kind.binary_name(),
+        kind.env_var(),
+        env!("CARGO_MANIFEST_DIR"),
+        kind.env_var()
+    ))
+}
+
+/// A file that can be run: executable, or for SmtInterpol any readable file (a jar).
+fn is_usable(kind: SolverKind, p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(p) {
+        Ok(m) if m.is_file() => kind == SolverKind::SmtInterpol || m.permissions().mode() & 0o111 != 0,
+        _ => false,
+    }
+}
+
+/// `name` in a directory of `PATH` (only bare names are searched).
+fn search_path(kind: SolverKind, name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        return None;
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| is_usable(kind, p))
+}

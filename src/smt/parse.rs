@@ -1,0 +1,316 @@
+//! Printing terms for rsmt2 and parsing solver answers: values, literals and raw s-expressions.
+
+use crate::logic::{SmtTerm, Term, TermNode, Value, Var};
+use num_bigint::BigInt;
+use rsmt2::parse::{ExprParser, SmtParser, SymParser, ValueParser};
+use rsmt2::print::{Expr2Smt, Sym2Smt};
+use rsmt2::SmtRes;
+use std::io::{self, BufReader, Read, Write};
+
+/// A term as an rsmt2 expression (and symbol, for `check-sat-assuming` literals).
+pub(super) struct TermExpr<'a>(pub &'a Term);
+
+impl Expr2Smt<()> for TermExpr<'_> {
+    fn expr_to_smt2<W: Write>(&self, w: &mut W, _: ()) -> SmtRes<()> {
+        write!(w, "{}", SmtTerm(self.0))?;
+        Ok(())
+    }
+}
+
+impl Sym2Smt<()> for TermExpr<'_> {
+    fn sym_to_smt2<W: Write>(&self, w: &mut W, _: ()) -> SmtRes<()> {
+        self.expr_to_smt2(w, ())
+    }
+}
+
+/// An s-expression as the solvers print them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(super) enum Sexp {
+    /// A symbol (bars kept), numeral, keyword or string literal (quotes kept).
+    Atom(String),
+    /// A parenthesized list.
+    List(Vec<Sexp>),
+}
+
+impl Sexp {
+    /// Parses exactly one s-expression (surrounding whitespace and comments allowed).
+    pub(super) fn parse(s: &str) -> Result<Sexp, String> {
+        let mut p = SexpReader {
+            s: s.as_bytes(),
+            i: 0,
+        };
+        let e = p.sexp()?;
+        p.skip_ws();
+        if p.i < p.s.len() {
+            return Err(format!("trailing text after s-expression in `{s}`"));
+        }
+        Ok(e)
+    }
+
+    /// The symbol without its `|...|` quotes, if this is an atom.
+    pub(super) fn symbol(&self) -> Option<&str> {
+        match self {
+            Sexp::Atom(a) => Some(unquote(a)),
+            Sexp::List(_) => None,
+        }
+    }
+
+    /// The message of an `(error "msg")` answer.
+    pub(super) fn error_message(&self) -> Option<String> {
+        match self {
+            Sexp::List(v) if v.len() == 2 && v[0] == Sexp::Atom("error".into()) => Some(match &v[1]
+            {
+                Sexp::Atom(m) => m.trim_matches('"').replace("\"\"", "\""),
+                other => format!("{other:?}"),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Strips the bars of a quoted symbol.
+pub(super) fn unquote(s: &str) -> &str {
+    if s.len() >= 2 && s.starts_with('|') && s.ends_with('|') {
+        &s[1..s.len() - 1]
+    } else {
+        s
+    }
+}
+
+struct SexpReader<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl SexpReader<'_> {
+    fn skip_ws(&mut self) {
+        while self.i < self.s.len() {
+            match self.s[self.i] {
+                c if c.is_ascii_whitespace() => self.i += 1,
+                b';' => {
+                    while self.i < self.s.len() && self.s[self.i] != b'\n' {
+                        self.i += 1
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn sexp(&mut self) -> Result<Sexp, String> {
+        self.skip_ws();
+        let start = self.i;
+        match self.s.get(self.i) {
+            None => Err("unexpected end of s-expression".into()),
+            Some(b'(') => {
+                self.i += 1;
+                let mut items = vec![];
+                loop {
+                    self.skip_ws();
+                    match self.s.get(self.i) {
+                        None => return Err("unclosed parenthesis".into()),
+                        Some(b')') => {
+                            self.i += 1;
+                            return Ok(Sexp::List(items));
+                        }
+                        _ => items.push(self.sexp()?),
+                    }
+                }
+            }
+            Some(b')') => Err("unexpected `)`".into()),
+            Some(&q @ (b'|' | b'"')) => {
+                self.i += 1;
+                loop {
+                    match self.s.get(self.i) {
+                        None => return Err("unclosed quoted symbol or string".into()),
+                        // `""` is an escaped quote inside a string literal
+                        Some(&c) if c == q && q == b'"' && self.s.get(self.i + 1) == Some(&b'"') => {
+                            self.i += 2
+                        }
+                        Some(&c) if c == q => {
+                            self.i += 1;
+                            break;
+                        }
+                        _ => self.i += 1,
+                    }
+                }
+                Ok(Sexp::Atom(self.text(start)))
+            }
+            Some(_) => {
+                while let Some(&c) = self.s.get(self.i) {
+                    if c.is_ascii_whitespace() || matches!(c, b'(' | b')' | b';' | b'|' | b'"') {
+                        break;
+                    }
+                    self.i += 1;
+                }
+                Ok(Sexp::Atom(self.text(start)))
+            }
+        }
+    }
+
+    fn text(&self, start: usize) -> String {
+        String::from_utf8_lossy(&self.s[start..self.i]).into_owned()
+    }
+}
+
+/// Interprets a value printed by a solver: `true`, `false`, `5`, `-5`, `(- 5)`, and the
+/// occasional `(+ ...)`/`(* ...)` of numerals.
+pub(super) fn sexp_to_value(e: &Sexp) -> Result<Value, String> {
+    match e {
+        Sexp::Atom(a) => match a.as_str() {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            s => {
+                let digits = s.strip_prefix('-').unwrap_or(s);
+                if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+                    return Err(format!("unexpected value `{s}`"));
+                }
+                s.parse::<BigInt>()
+                    .map(Value::Int)
+                    .map_err(|e| format!("bad integer `{s}`: {e}"))
+            }
+        },
+        Sexp::List(v) => {
+            let op = v.first().and_then(Sexp::symbol);
+            let ints = || -> Result<Vec<BigInt>, String> {
+                v[1..]
+                    .iter()
+                    .map(|a| match sexp_to_value(a)? {
+                        Value::Int(n) => Ok(n),
+                        Value::Bool(_) => Err(format!("Boolean under an operator in `{e:?}`")),
+                    })
+                    .collect()
+            };
+            match (op, v.len()) {
+                (Some("-"), 2) => Ok(Value::Int(-ints()?.pop().unwrap())),
+                (Some("-"), n) if n > 2 => {
+                    let xs = ints()?;
+                    let first = xs[0].clone();
+                    Ok(Value::Int(xs[1..].iter().fold(first, |a, b| a - b)))
+                }
+                (Some("+"), n) if n > 1 => Ok(Value::Int(ints()?.into_iter().sum())),
+                (Some("*"), n) if n > 1 => Ok(Value::Int(ints()?.into_iter().product())),
+                _ => Err(format!("unexpected value `{e:?}`")),
+            }
+        }
+    }
+}
+
+/// A `check-sat-assuming` literal: a variable name and its polarity.
+pub(super) type Lit = (String, bool);
+
+/// The literal of a term `v` or `(not v)`, for a Boolean variable `v`.
+pub(super) fn term_lit(t: &Term) -> Option<Lit> {
+    let (v, pol): (&Var, bool) = match t.get() {
+        TermNode::Var(v) => (v, true),
+        TermNode::Not(inner) => (inner.as_var()?, false),
+        _ => return None,
+    };
+    (v.sort == crate::logic::Sort::Bool).then(|| (v.name.to_string(), pol))
+}
+
+/// The literal of a printed literal `v`, `|v|` or `(not v)`.
+pub(super) fn sexp_lit(e: &Sexp) -> Option<Lit> {
+    match e {
+        Sexp::Atom(_) => Some((e.symbol()?.to_string(), true)),
+        Sexp::List(v) if v.len() == 2 && v[0].symbol() == Some("not") => {
+            Some((v[1].symbol()?.to_string(), false))
+        }
+        _ => None,
+    }
+}
+
+/// Our implementation of rsmt2's parser traits: values and expressions of `get-value`, and
+/// literals of `get-unsat-assumptions`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct AnswerParser;
+
+impl<'a> ValueParser<Value, &'a str> for AnswerParser {
+    fn parse_value(self, input: &'a str) -> SmtRes<Value> {
+        Sexp::parse(input)
+            .and_then(|e| sexp_to_value(&e))
+            .map_err(Into::into)
+    }
+}
+
+impl<'a> ExprParser<String, (), &'a str> for AnswerParser {
+    fn parse_expr(self, input: &'a str, _: ()) -> SmtRes<String> {
+        Ok(input.to_string())
+    }
+}
+
+impl<'a> SymParser<Lit, &'a str> for AnswerParser {
+    fn parse_sym(self, input: &'a str) -> SmtRes<Lit> {
+        let e = Sexp::parse(input)?;
+        sexp_lit(&e).ok_or_else(|| format!("unexpected literal `{input}`").into())
+    }
+}
+
+/// Reads at most one byte per call, so that a parser on top of it never takes bytes of the
+/// solver's output beyond the answer it is parsing.
+pub(super) struct OneByte<'a, R: Read>(pub &'a mut R);
+
+impl<R: Read> Read for OneByte<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        self.0.read(&mut buf[..1])
+    }
+}
+
+/// A parser for one answer read from `r` (the solver's output) outside of rsmt2's own parser.
+pub(super) fn side_parser<R: Read>(r: &mut R) -> SmtParser<BufReader<OneByte<'_, R>>> {
+    SmtParser::new(BufReader::with_capacity(1, OneByte(r)))
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    fn val(s: &str) -> Value {
+        sexp_to_value(&Sexp::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn values() {
+        assert_eq!(val("true"), Value::Bool(true));
+        assert_eq!(val(" false "), Value::Bool(false));
+        assert_eq!(val("-5"), Value::Int((-5).into()));
+        assert_eq!(val("(- 5)"), Value::Int((-5).into()));
+        assert_eq!(val("(-\n  17)"), Value::Int((-17).into()));
+        let big: BigInt = "-123456789012345678901234567890".parse().unwrap();
+        assert_eq!(val("(- 123456789012345678901234567890)"), Value::Int(big));
+        assert!(sexp_to_value(&Sexp::parse("x").unwrap()).is_err());
+        assert!(sexp_to_value(&Sexp::parse("(/ 1 2)").unwrap()).is_err());
+    }
+
+    #[test]
+    fn sexps() {
+        let e = Sexp::parse("(|a b| (not c) ; comment\n |(weird)|)").unwrap();
+        let Sexp::List(v) = &e else { panic!() };
+        let lits: Vec<_> = v.iter().map(|x| sexp_lit(x).unwrap()).collect();
+        assert_eq!(
+            lits,
+            vec![
+                ("a b".to_string(), true),
+                ("c".to_string(), false),
+                ("(weird)".to_string(), true)
+            ]
+        );
+        let e = Sexp::parse("(error \"line 1: \"\"x\"\" unknown\")").unwrap();
+        assert_eq!(e.error_message().unwrap(), "line 1: \"x\" unknown");
+        assert!(Sexp::parse("(a").is_err());
+        assert!(Sexp::parse("a b").is_err());
+    }
+
+    #[test]
+    fn side_parser_stops_at_answer() {
+        let mut input: &[u8] = b"(a (not b))\nsat\n";
+        {
+            let mut p = side_parser(&mut input);
+            assert_eq!(p.get_sexpr().unwrap(), "(a (not b))");
+        }
+        assert_eq!(input, b"sat\n");
+    }
+}

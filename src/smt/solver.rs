@@ -1,0 +1,578 @@
+//! One solver process: [`Smt`].
+
+use super::kill::{is_alive, sigkill};
+use super::parse::{side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
+use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
+use crate::logic::{free_vars, smt_symbol, Assignment, Sort, SmtTerm, Term, Value, Var};
+use num_bigint::BigInt;
+use rsmt2::errors::{Error as RError, ErrorKind as RKind};
+use rsmt2::{SmtConf, Solver};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The shell script that starts every solver: prints the shell's PID, then becomes the solver
+/// (so the PID is the solver's). rsmt2 hides the PID of the processes it spawns.
+const LAUNCHER: &str = "echo $$; exec \"$0\" \"$@\"";
+
+/// Number of stderr lines kept to explain a solver's death.
+const STDERR_TAIL: usize = 20;
+
+/// Numbers the tee files of this process.
+static TEE_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A solver process, driven over pipes through rsmt2.
+///
+/// Variables are declared on demand: [`Smt::assert`] and [`Smt::check_sat_assuming`] declare
+/// the free variables of their terms that are not declared yet, and declarations made after a
+/// [`Smt::push`] are forgotten by the matching [`Smt::pop`], as in the solver.
+///
+/// After any error except a rejected argument, the solver is unusable: its process is killed
+/// (its output may be out of sync) and every later call fails with the same error.
+pub struct Smt {
+    solver: Solver<AnswerParser>,
+    pid: i32,
+    kind: SolverKind,
+    label: String,
+    kill: KillSwitch,
+    killed: bool,
+    broken: Option<SmtError>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    declared: FxHashSet<Var>,
+    /// Declarations in order, and the length of that log at each `push`.
+    decl_log: Vec<Var>,
+    scopes: Vec<usize>,
+    last_result: Option<SatResult>,
+    last_assumptions: Vec<Term>,
+    stats: SmtStats,
+}
+
+impl Smt {
+    /// Starts a solver, registers it in `cfg.kill`, sets it up for its dialect
+    /// (`:produce-models`, `:produce-unsat-assumptions`, the logic when needed) and checks that
+    /// it answers. `label` names it in logs and tee files.
+    pub fn new(cfg: &SolverConfig, label: &str) -> Result<Smt, SmtError> {
+        if cfg.kill.is_killed() {
+            return Err(SmtError::Killed);
+        }
+        let (program, args) = command_line(cfg);
+        let mut conf = SmtConf::yices_2("sh");
+        conf.option("-c").option(LAUNCHER).option(program.clone());
+        for a in &args {
+            conf.option(a.clone());
+        }
+        let describe = || format!("{} {}", program, args.join(" "));
+        let mut solver = Solver::new(conf, AnswerParser)
+            .map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
+        let pid = read_pid(&mut solver)
+            .map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
+        if !cfg.kill.register(pid) {
+            return Err(SmtError::Killed);
+        }
+        log::debug!("[{label}] started {} (pid {pid}): {}", cfg.kind, describe());
+        let mut smt = Smt {
+            solver,
+            pid,
+            kind: cfg.kind,
+            label: label.to_string(),
+            kill: cfg.kill.clone(),
+            killed: false,
+            broken: None,
+            stderr_tail: drain_stderr(pid, label),
+            declared: FxHashSet::default(),
+            decl_log: vec![],
+            scopes: vec![],
+            last_result: None,
+            last_assumptions: vec![],
+            stats: SmtStats::default(),
+        };
+        if let Some(dir) = &cfg.tee_dir {
+            smt.start_tee(dir, &describe())?;
+        }
+        smt.setup().map_err(|e| match e {
+            SmtError::Killed => SmtError::Killed,
+            e => SmtError::Spawn(format!("`{}`: {e}", describe())),
+        })?;
+        Ok(smt)
+    }
+
+    fn start_tee(&mut self, dir: &std::path::Path, cmd: &str) -> Result<(), SmtError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| SmtError::Spawn(format!("cannot create {}: {e}", dir.display())))?;
+        let n = TEE_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let name: String = self
+            .label
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .collect();
+        let path = dir.join(format!("{name}-{n}.smt2"));
+        self.solver
+            .path_tee(&path)
+            .map_err(|e| SmtError::Spawn(format!("cannot tee to {}: {e}", path.display())))?;
+        let note = format!("{} solver `{}`, started as: {cmd}", self.kind, self.label);
+        let _ = self.solver.comment(&note);
+        log::debug!("[{}] tee: {}", self.label, path.display());
+        Ok(())
+    }
+
+    /// Options, logic and a `get-info` handshake that proves the solver answers.
+    fn setup(&mut self) -> Result<(), SmtError> {
+        let logic = match self.kind {
+            SolverKind::Z3 => None,
+            SolverKind::Yices | SolverKind::SmtInterpol => Some("QF_LIA"),
+            SolverKind::Cvc5 => Some("ALL"),
+        };
+        let mut init = String::from(
+            "(set-option :produce-models true)\n(set-option :produce-unsat-assumptions true)\n",
+        );
+        if let Some(l) = logic {
+            init.push_str(&format!("(set-logic {l})\n"));
+        }
+        self.send(&init)?;
+        self.send("(get-info :name)\n")?;
+        // Options a solver does not know make it print `unsupported`: skip such answers.
+        for _ in 0..8 {
+            let (_, e) = self.read_answer()?;
+            match &e {
+                Sexp::Atom(a) if a == "unsupported" || a == "success" => continue,
+                Sexp::List(v) if v.first().and_then(Sexp::symbol) == Some(":name") => {
+                    log::trace!("[{}] < {:?}", self.label, e);
+                    return Ok(());
+                }
+                _ => return Err(self.broken(SmtError::Solver(format!("handshake: {e:?}")))),
+            }
+        }
+        Err(self.broken(SmtError::Solver("handshake: no answer to get-info".into())))
+    }
+
+    // ------------------------------------------------------------ commands
+
+    /// Declares `v` as a constant (`declare-fun name () Sort`); a no-op when already declared.
+    pub fn declare(&mut self, v: &Var) -> Result<(), SmtError> {
+        self.ready()?;
+        if self.declared.contains(v) {
+            return Ok(());
+        }
+        let sym = smt_symbol(&v.name);
+        let sort = sort_name(v.sort);
+        log::trace!("[{}] > (declare-fun {sym} () {sort})", self.label);
+        let no_args: [&str; 0] = [];
+        let res = self.solver.declare_fun(&sym, no_args, sort);
+        self.check(res)?;
+        self.declared.insert(v.clone());
+        self.decl_log.push(v.clone());
+        Ok(())
+    }
+
+    fn declare_free_vars(&mut self, t: &Term) -> Result<(), SmtError> {
+        for v in free_vars(t) {
+            if !self.declared.contains(&v) {
+                self.declare(&v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Asserts a Boolean term, declaring its undeclared free variables first.
+    pub fn assert(&mut self, t: &Term) -> Result<(), SmtError> {
+        self.ready()?;
+        self.declare_free_vars(t)?;
+        if log::log_enabled!(log::Level::Trace) {
+            log::trace!("[{}] > (assert {})", self.label, SmtTerm(t));
+        }
+        let res = self.solver.assert(TermExpr(t));
+        self.check(res)
+    }
+
+    /// Opens a scope (`push 1`).
+    pub fn push(&mut self) -> Result<(), SmtError> {
+        self.ready()?;
+        log::trace!("[{}] > (push 1)", self.label);
+        let res = self.solver.push(1);
+        self.check(res)?;
+        self.scopes.push(self.decl_log.len());
+        Ok(())
+    }
+
+    /// Closes the innermost scope (`pop 1`), forgetting its assertions and declarations.
+    /// Rejected (without killing the solver) when no scope is open.
+    pub fn pop(&mut self) -> Result<(), SmtError> {
+        self.ready()?;
+        let Some(mark) = self.scopes.pop() else {
+            return Err(SmtError::Solver("pop without a matching push".into()));
+        };
+        log::trace!("[{}] > (pop 1)", self.label);
+        let res = self.solver.pop(1);
+        self.check(res)?;
+        for v in self.decl_log.drain(mark..) {
+            self.declared.remove(&v);
+        }
+        Ok(())
+    }
+
+    /// Number of open scopes.
+    pub fn depth(&self) -> usize {
+        self.scopes.len()
+    }
+
+    /// Checks the satisfiability of the assertions.
+    pub fn check_sat(&mut self) -> Result<SatResult, SmtError> {
+        self.ready()?;
+        log::trace!("[{}] > (check-sat)", self.label);
+        self.last_assumptions.clear();
+        let start = Instant::now();
+        let res = self.solver.check_sat_or_unk();
+        self.finish_check(start, res)
+    }
+
+    /// Checks the satisfiability of the assertions together with `lits`, which are Boolean
+    /// variables or their negations (`mk_not(var)`); anything else is rejected (without
+    /// killing the solver).
+    pub fn check_sat_assuming(&mut self, lits: &[Term]) -> Result<SatResult, SmtError> {
+        self.ready()?;
+        if let Some(bad) = lits.iter().find(|l| term_lit(l).is_none()) {
+            return Err(SmtError::Solver(format!(
+                "check-sat-assuming: `{}` is not a Boolean variable or its negation",
+                SmtTerm(bad)
+            )));
+        }
+        if lits.is_empty() {
+            return self.check_sat();
+        }
+        for l in lits {
+            self.declare_free_vars(l)?;
+        }
+        if log::log_enabled!(log::Level::Trace) {
+            let ls: Vec<String> = lits.iter().map(|l| SmtTerm(l).to_string()).collect();
+            log::trace!("[{}] > (check-sat-assuming ({}))", self.label, ls.join(" "));
+        }
+        self.last_assumptions = lits.to_vec();
+        let start = Instant::now();
+        let res = self
+            .solver
+            .print_check_sat_assuming(lits.iter().map(TermExpr))
+            .and_then(|future| self.solver.parse_check_sat_or_unk(future));
+        self.finish_check(start, res)
+    }
+
+    fn finish_check(
+        &mut self,
+        start: Instant,
+        res: rsmt2::SmtRes<Option<bool>>,
+    ) -> Result<SatResult, SmtError> {
+        self.stats.queries += 1;
+        self.stats.solver_time += start.elapsed();
+        let r = match res {
+            Ok(Some(true)) => SatResult::Sat,
+            Ok(Some(false)) => SatResult::Unsat,
+            Ok(None) => SatResult::Unknown,
+            Err(e) if matches!(e.kind(), RKind::Timeout) => SatResult::Unknown,
+            Err(e) => {
+                self.last_result = None;
+                return Err(self.fail(e));
+            }
+        };
+        log::trace!("[{}] < {r} ({:?})", self.label, start.elapsed());
+        self.last_result = Some(r);
+        Ok(r)
+    }
+
+    /// After `Unsat` from [`Smt::check_sat_assuming`]: the assumption literals in the solver's
+    /// unsat core, as the same terms that were passed (empty after a plain `check_sat`).
+    pub fn unsat_assumptions(&mut self) -> Result<Vec<Term>, SmtError> {
+        self.ready()?;
+        if self.last_result != Some(SatResult::Unsat) {
+            return Err(SmtError::Solver(
+                "get-unsat-assumptions: the last check was not unsat".into(),
+            ));
+        }
+        if self.last_assumptions.is_empty() {
+            return Ok(vec![]);
+        }
+        self.send("(get-unsat-assumptions)\n")?;
+        let res = side_parser(&mut self.solver).get_unsat_core::<Lit, _>(AnswerParser);
+        let lits = self.check(res)?;
+        let by_lit: FxHashMap<Lit, &Term> = self
+            .last_assumptions
+            .iter()
+            .filter_map(|t| Some((term_lit(t)?, t)))
+            .collect();
+        let mut core = Vec::with_capacity(lits.len());
+        for l in lits {
+            match by_lit.get(&l) {
+                Some(t) => core.push((*t).clone()),
+                None => {
+                    let e = SmtError::Solver(format!("unsat assumption {l:?} was not assumed"));
+                    return Err(self.broken(e));
+                }
+            }
+        }
+        log::trace!("[{}] < core of {} literal(s)", self.label, core.len());
+        Ok(core)
+    }
+
+    /// After `Sat` (or `Unknown`): the values of `vars`, in order. A variable the solver does
+    /// not constrain still gets a value; one that was never declared gets 0 or false.
+    pub fn get_values(&mut self, vars: &[Var]) -> Result<Vec<Value>, SmtError> {
+        self.ready()?;
+        let asked: Vec<&Var> = vars.iter().filter(|v| self.declared.contains(*v)).collect();
+        let mut answers = FxHashMap::default();
+        if !asked.is_empty() {
+            let syms: Vec<String> = asked.iter().map(|v| smt_symbol(&v.name)).collect();
+            log::trace!("[{}] > (get-value ({}))", self.label, syms.join(" "));
+            let res = self.solver.get_values::<_, String, Value>(&syms);
+            let pairs = self.check(res)?;
+            if pairs.len() != asked.len() {
+                let e = SmtError::Solver(format!(
+                    "get-value: {} values for {} variables",
+                    pairs.len(),
+                    asked.len()
+                ));
+                return Err(self.broken(e));
+            }
+            for (v, (_, val)) in asked.iter().zip(pairs) {
+                if val.sort() != v.sort {
+                    let e = SmtError::Solver(format!("get-value: {val} for {} {}", v.sort, v.name));
+                    return Err(self.broken(e));
+                }
+                answers.insert((*v).clone(), val);
+            }
+        }
+        Ok(vars
+            .iter()
+            .map(|v| match answers.get(v) {
+                Some(val) => val.clone(),
+                None => default_value(v.sort),
+            })
+            .collect())
+    }
+
+    /// After `Sat`: the values of `vars` as an assignment (see [`Smt::get_values`]).
+    pub fn get_model(&mut self, vars: &[Var]) -> Result<Assignment, SmtError> {
+        let vals = self.get_values(vars)?;
+        Ok(vars.iter().cloned().zip(vals).collect())
+    }
+
+    /// Sends `cmd` as is (e.g. a quantified assertion) and reads nothing: only for commands
+    /// that print nothing on success. Its symbols must be declared (see [`Smt::declare`]).
+    pub fn raw(&mut self, cmd: &str) -> Result<(), SmtError> {
+        self.ready()?;
+        let mut text = cmd.trim_end().to_string();
+        text.push('\n');
+        self.send(&text)
+    }
+
+    /// Sends `cmd` as is and returns the solver's answer, one s-expression, as text.
+    /// An `(error ...)` answer is an error.
+    pub fn raw_query(&mut self, cmd: &str) -> Result<String, SmtError> {
+        self.raw(cmd)?;
+        let (text, _) = self.read_answer()?;
+        Ok(text)
+    }
+
+    /// Writes a comment in the tee file, if any.
+    pub fn comment(&mut self, text: &str) {
+        let _ = self.solver.comment(text);
+    }
+
+    /// Kills the process; every later call fails with [`SmtError::Killed`].
+    pub fn kill(&mut self) {
+        self.killed = true;
+        sigkill(self.pid);
+    }
+
+    /// Query counters.
+    pub fn stats(&self) -> SmtStats {
+        self.stats
+    }
+
+    /// The solver kind.
+    pub fn kind(&self) -> SolverKind {
+        self.kind
+    }
+
+    /// The label given at creation.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The PID of the solver process.
+    pub fn pid(&self) -> i32 {
+        self.pid
+    }
+
+    /// True while the process runs and the solver is usable.
+    pub fn is_alive(&self) -> bool {
+        self.ready().is_ok() && is_alive(self.pid)
+    }
+
+    // ------------------------------------------------------------ plumbing
+
+    /// Fails when the solver was killed or broken.
+    fn ready(&self) -> Result<(), SmtError> {
+        if self.killed || self.kill.is_killed() {
+            return Err(SmtError::Killed);
+        }
+        match &self.broken {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes text to the solver (and the tee file).
+    fn send(&mut self, text: &str) -> Result<(), SmtError> {
+        log::trace!("[{}] > {}", self.label, text.trim_end());
+        let res = self
+            .solver
+            .write_all(text.as_bytes())
+            .and_then(|()| self.solver.flush());
+        self.check(res.map_err(RError::from))
+    }
+
+    /// Reads one answer outside of rsmt2's parser; `(error ...)` answers are errors.
+    fn read_answer(&mut self) -> Result<(String, Sexp), SmtError> {
+        let res = side_parser(&mut self.solver).get_sexpr().map(str::to_string);
+        let text = self.check(res)?;
+        let e = Sexp::parse(&text).map_err(|m| self.broken(SmtError::Solver(m)))?;
+        if let Some(m) = e.error_message() {
+            return Err(self.broken(SmtError::Solver(m)));
+        }
+        Ok((text, e))
+    }
+
+    fn check<T>(&mut self, res: rsmt2::SmtRes<T>) -> Result<T, SmtError> {
+        res.map_err(|e| self.fail(e))
+    }
+
+    /// Classifies an rsmt2 error and breaks the solver.
+    fn fail(&mut self, e: RError) -> SmtError {
+        let err = if self.killed || self.kill.is_killed() {
+            SmtError::Killed
+        } else if !is_alive(self.pid) {
+            let tail: Vec<String> = self.tail().into_iter().collect();
+            SmtError::Io(format!(
+                "solver process {} died ({e}){}{}",
+                self.pid,
+                if tail.is_empty() { "" } else { "; stderr: " },
+                tail.join(" | ")
+            ))
+        } else {
+            match e.kind() {
+                RKind::SolverError(m) => SmtError::Solver(m.clone()),
+                RKind::Io(io) => SmtError::Io(io.to_string()),
+                RKind::IoError(m) => SmtError::Io(m.clone()),
+                _ => SmtError::Solver(e.to_string()),
+            }
+        };
+        self.broken(err)
+    }
+
+    /// Records `e` as the reason the solver is unusable and kills the process.
+    fn broken(&mut self, e: SmtError) -> SmtError {
+        if e != SmtError::Killed {
+            log::debug!("[{}] solver unusable: {e}", self.label);
+            self.broken.get_or_insert(e.clone());
+        }
+        sigkill(self.pid);
+        e
+    }
+
+    fn tail(&self) -> VecDeque<String> {
+        self.stderr_tail.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for Smt {
+    /// Kills the process. rsmt2's own drop then reaps it.
+    fn drop(&mut self) {
+        self.kill.unregister(self.pid);
+        sigkill(self.pid);
+        // Let it become a zombie, so that rsmt2's reaping loop succeeds without sleeping.
+        for _ in 0..100 {
+            if !is_alive(self.pid) {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(100));
+        }
+        log::debug!("[{}] stopped after {} queries", self.label, self.stats.queries);
+    }
+}
+
+/// Program and arguments for a solver kind.
+fn command_line(cfg: &SolverConfig) -> (String, Vec<String>) {
+    let path = cfg.path.to_string_lossy().into_owned();
+    let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    match cfg.kind {
+        SolverKind::Z3 => (path, s(&["-in", "-smt2"])),
+        SolverKind::Yices => (path, s(&["--incremental"])),
+        SolverKind::Cvc5 => (path, s(&["--incremental", "--produce-models", "--lang", "smt2"])),
+        SolverKind::SmtInterpol => ("java".into(), vec!["-jar".into(), path, "-q".into()]),
+    }
+}
+
+/// Reads the PID line printed by [`LAUNCHER`], before anything else is read.
+fn read_pid<R: Read>(r: &mut R) -> Result<i32, String> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while line.len() < 32 {
+        match r.read(&mut byte) {
+            Ok(0) => return Err("the process exited at once".into()),
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => line.push(byte[0]),
+            Err(e) => return Err(format!("reading its PID: {e}")),
+        }
+    }
+    let text = String::from_utf8_lossy(&line);
+    text.trim()
+        .parse()
+        .map_err(|_| format!("expected a PID, got `{text}`"))
+}
+
+/// Drains the solver's stderr (which rsmt2 pipes but never reads) through
+/// `/proc/PID/fd/2`, logging each line at debug level and keeping the last ones.
+fn drain_stderr(pid: i32, label: &str) -> Arc<Mutex<VecDeque<String>>> {
+    let tail = Arc::new(Mutex::new(VecDeque::new()));
+    let file = match std::fs::File::open(format!("/proc/{pid}/fd/2")) {
+        Ok(f) => f,
+        Err(e) => {
+            log::debug!("[{label}] cannot drain stderr of pid {pid}: {e}");
+            return tail;
+        }
+    };
+    let (t, label) = (tail.clone(), label.to_string());
+    let spawned = std::thread::Builder::new()
+        .name(format!("stderr-{label}"))
+        .spawn(move || {
+            for line in BufReader::new(file).lines() {
+                let Ok(line) = line else { break };
+                log::debug!("[{label}] stderr: {line}");
+                if let Ok(mut t) = t.lock() {
+                    if t.len() == STDERR_TAIL {
+                        t.pop_front();
+                    }
+                    t.push_back(line);
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        log::debug!("cannot start a stderr thread: {e}");
+    }
+    tail
+}
+
+fn sort_name(s: Sort) -> &'static str {
+    match s {
+        Sort::Int => "Int",
+        Sort::Bool => "Bool",
+    }
+}
+
+fn default_value(s: Sort) -> Value {
+    match s {
+        Sort::Int => Value::Int(BigInt::from(0)),
+        Sort::Bool => Value::Bool(false),
+    }
+}

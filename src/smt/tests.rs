@@ -1,0 +1,365 @@
+//! Tests against real solvers; each skips (with a message) when its solver is not found.
+
+use super::*;
+use crate::logic::*;
+use num_bigint::BigInt;
+use std::time::{Duration, Instant};
+
+/// A configuration for `kind`, or `None` (with a message) when the binary is not found.
+fn config(kind: SolverKind, test: &str) -> Option<SolverConfig> {
+    match find_solver(kind, None) {
+        Ok(p) => Some(SolverConfig::new(kind, p)),
+        Err(e) => {
+            eprintln!("skipping {test} on {kind}: {e}");
+            None
+        }
+    }
+}
+
+/// The incremental solvers we test on.
+const KINDS: [SolverKind; 2] = [SolverKind::Z3, SolverKind::Yices];
+
+fn int(name: &str) -> Var {
+    Var {
+        name: name.into(),
+        sort: Sort::Int,
+    }
+}
+
+fn boolean(name: &str) -> Var {
+    Var {
+        name: name.into(),
+        sort: Sort::Bool,
+    }
+}
+
+fn t(v: &Var) -> Term {
+    mk_var_of(v)
+}
+
+fn big(s: &str) -> BigInt {
+    s.parse().unwrap()
+}
+
+#[test]
+fn names_round_trip() {
+    for k in SolverKind::ALL {
+        assert_eq!(k.to_string().parse::<SolverKind>().unwrap(), k);
+    }
+    assert!("boolector".parse::<SolverKind>().is_err());
+    let e = find_solver(SolverKind::Z3, Some(std::path::Path::new("/nonexistent/z3")));
+    assert!(e.unwrap_err().contains("/nonexistent/z3"));
+    fn is_send<T: Send>() {}
+    is_send::<Smt>();
+}
+
+#[test]
+fn sat_unsat_basics() {
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "sat_unsat_basics") else {
+            continue;
+        };
+        let mut s = Smt::new(&cfg, "basics").unwrap();
+        let (x, y) = (int("x"), int("y"));
+        s.declare(&x).unwrap();
+        s.declare(&x).unwrap(); // idempotent
+        s.assert(&mk_eq(mk_add(vec![t(&x), t(&y)]), mk_int(10)))
+            .unwrap();
+        s.assert(&mk_gt(t(&x), mk_int(3))).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
+        let m = s.get_model(&[x.clone(), y.clone()]).unwrap();
+        assert_eq!(eval_bool(&mk_gt(t(&x), mk_int(3)), &m), Ok(true), "{kind}");
+        let sum = eval_int(&mk_add(vec![t(&x), t(&y)]), &m).unwrap();
+        assert_eq!(sum, BigInt::from(10), "{kind}");
+        s.assert(&mk_lt(t(&y), mk_int(0))).unwrap();
+        s.assert(&mk_lt(t(&x), mk_int(0))).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Unsat, "{kind}");
+        // div/mod by constants are in the fragment
+        let mut s = Smt::new(&cfg, "divmod").unwrap();
+        s.assert(&mk_eq(mk_mod(t(&x), big("7")), mk_int(3))).unwrap();
+        s.assert(&mk_eq(mk_div(t(&x), big("7")), mk_int(-2))).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
+        assert_eq!(s.get_values(&[x.clone()]).unwrap(), vec![Value::Int((-11).into())]);
+        assert_eq!(s.stats().queries, 1);
+    }
+}
+
+#[test]
+fn values_negative_and_big() {
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "values_negative_and_big") else {
+            continue;
+        };
+        let mut s = Smt::new(&cfg, "values").unwrap();
+        let (x, y, z, b) = (int("x"), int("y"), int("|odd name|"), boolean("b"));
+        let (free, never) = (int("free"), boolean("never_declared"));
+        let huge = big("1267650600228229401496703205383"); // 2^100 + 7
+        let neg_huge = big("-1208925819614629174706176"); // -2^80
+        s.assert(&mk_eq(t(&x), mk_int(-5))).unwrap();
+        s.assert(&mk_eq(t(&y), mk_int(huge.clone()))).unwrap();
+        s.assert(&mk_eq(t(&z), mk_int(neg_huge.clone()))).unwrap();
+        s.assert(&t(&b)).unwrap();
+        s.declare(&free).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+        let vals = s
+            .get_values(&[x.clone(), y.clone(), z.clone(), b.clone(), free.clone(), never.clone()])
+            .unwrap();
+        assert_eq!(vals[0], Value::Int((-5).into()), "{kind}");
+        assert_eq!(vals[1], Value::Int(huge.clone()), "{kind}");
+        assert_eq!(vals[2], Value::Int(neg_huge.clone()), "{kind}");
+        assert_eq!(vals[3], Value::Bool(true), "{kind}");
+        assert_eq!(vals[4].sort(), Sort::Int, "{kind}");
+        assert_eq!(vals[5], Value::Bool(false), "{kind}");
+        assert!(s.get_values(&[]).unwrap().is_empty());
+    }
+}
+
+#[test]
+fn assumptions_and_cores() {
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "assumptions_and_cores") else {
+            continue;
+        };
+        let mut s = Smt::new(&cfg, "cores").unwrap();
+        let x = int("x");
+        let (a, b, c, d) = (boolean("a"), boolean("b"), boolean("c"), boolean("d"));
+        s.assert(&mk_implies(t(&a), mk_gt(t(&x), mk_int(5)))).unwrap();
+        s.assert(&mk_implies(t(&b), mk_lt(t(&x), mk_int(0)))).unwrap();
+        s.assert(&mk_implies(t(&c), mk_eq(t(&x), mk_int(3)))).unwrap();
+        s.assert(&mk_implies(mk_not(t(&d)), mk_gt(t(&x), mk_int(100))))
+            .unwrap();
+        let lits = vec![t(&a), t(&b), mk_not(t(&c))];
+        assert_eq!(s.check_sat_assuming(&lits).unwrap(), SatResult::Unsat);
+        let core = s.unsat_assumptions().unwrap();
+        assert_eq!(core.len(), 2, "{kind}: {core:?}");
+        assert!(core.contains(&lits[0]) && core.contains(&lits[1]), "{kind}");
+        // a negative literal in the core, given back as the same term
+        let lits = vec![t(&c), mk_not(t(&d)), t(&a)];
+        assert_eq!(s.check_sat_assuming(&lits).unwrap(), SatResult::Unsat);
+        let core = s.unsat_assumptions().unwrap();
+        assert!(core.contains(&lits[0]) && core.contains(&lits[1]), "{kind}: {core:?}");
+        assert!(core.iter().all(|l| lits.contains(l)));
+        // assumptions do not stick
+        assert_eq!(s.check_sat_assuming(&[t(&a)]).unwrap(), SatResult::Sat);
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+        assert!(s.unsat_assumptions().is_err());
+        // not a literal: rejected without breaking the solver
+        assert!(s.check_sat_assuming(&[mk_gt(t(&x), mk_int(0))]).is_err());
+        assert_eq!(s.check_sat_assuming(&[t(&b)]).unwrap(), SatResult::Sat);
+        assert_eq!(s.stats().queries, 5);
+    }
+}
+
+#[test]
+fn push_pop() {
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "push_pop") else {
+            continue;
+        };
+        let mut s = Smt::new(&cfg, "pushpop").unwrap();
+        let (x, z) = (int("x"), int("z"));
+        s.assert(&mk_ge(t(&x), mk_int(0))).unwrap();
+        s.push().unwrap();
+        // `z` is declared inside the scope and forgotten by the pop
+        s.assert(&mk_lt(t(&x), t(&z))).unwrap();
+        s.assert(&mk_lt(t(&z), mk_int(0))).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Unsat, "{kind}");
+        s.pop().unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
+        s.push().unwrap();
+        s.assert(&mk_eq(t(&z), mk_int(-1))).unwrap(); // declared again
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
+        assert_eq!(s.get_values(&[z.clone()]).unwrap(), vec![Value::Int((-1).into())]);
+        s.pop().unwrap();
+        assert!(s.pop().is_err());
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
+    }
+}
+
+#[test]
+fn raw_commands_and_errors() {
+    let Some(cfg) = config(SolverKind::Z3, "raw_commands_and_errors") else {
+        return;
+    };
+    let mut s = Smt::new(&cfg, "raw").unwrap();
+    let x = int("x");
+    s.declare(&x).unwrap();
+    s.raw("(assert (forall ((k Int)) (=> (> k x) (> k 7))))").unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    assert_eq!(s.get_values(&[x.clone()]).unwrap(), vec![Value::Int(7.into())]);
+    assert_eq!(s.raw_query("(get-info :name)").unwrap(), "(:name \"Z3\")");
+    // a solver error breaks the solver for good
+    s.raw("(assert (> undeclared_symbol 0))").unwrap();
+    assert!(matches!(s.check_sat(), Err(SmtError::Solver(_))));
+    assert!(matches!(s.check_sat(), Err(SmtError::Solver(_))));
+    assert!(!s.is_alive());
+}
+
+/// The pigeonhole formula: `n + 1` pigeons in `n` holes (hard for both solvers when n = 13).
+fn pigeonhole(s: &mut Smt, n: usize) {
+    let p = |i: usize, j: usize| mk_var(&format!("p_{i}_{j}"), Sort::Bool);
+    for i in 0..=n {
+        s.assert(&mk_or((0..n).map(|j| p(i, j)).collect())).unwrap();
+    }
+    for j in 0..n {
+        for i in 0..=n {
+            for k in i + 1..=n {
+                s.assert(&mk_or(vec![mk_not(p(i, j)), mk_not(p(k, j))]))
+                    .unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn kill_switch_stops_a_running_query() {
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "kill_switch_stops_a_running_query") else {
+            continue;
+        };
+        let mut s = Smt::new(&cfg, "hard").unwrap();
+        let mut bystander = Smt::new(&cfg, "bystander").unwrap();
+        let (pid, pid2) = (s.pid(), bystander.pid());
+        assert!(kill::child_pids().contains(&pid));
+        assert_eq!(cfg.kill.live(), 2);
+        pigeonhole(&mut s, 13);
+        let switch = cfg.kill.clone();
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            let at = Instant::now();
+            switch.kill_all();
+            at
+        });
+        let start = Instant::now();
+        let res = s.check_sat();
+        let returned = Instant::now();
+        let killed_at = killer.join().unwrap();
+        assert_eq!(res, Err(SmtError::Killed), "{kind}");
+        assert!(returned >= killed_at, "{kind}: answered before the kill");
+        assert!(
+            returned - killed_at < Duration::from_secs(2),
+            "{kind}: took {:?} after the kill",
+            returned - killed_at
+        );
+        assert!(start.elapsed() >= Duration::from_millis(290));
+        // everything fails promptly afterwards, nothing hangs
+        assert_eq!(s.check_sat(), Err(SmtError::Killed));
+        assert_eq!(bystander.assert(&mk_true()), Err(SmtError::Killed));
+        assert_eq!(bystander.check_sat(), Err(SmtError::Killed));
+        assert!(matches!(Smt::new(&cfg, "late"), Err(SmtError::Killed)));
+        drop(s);
+        drop(bystander);
+        for p in [pid, pid2] {
+            assert!(!kill::is_alive(p), "{kind}: pid {p} still alive");
+            assert!(!kill::child_pids().contains(&p), "{kind}: pid {p} not reaped");
+        }
+        assert_eq!(cfg.kill.live(), 0);
+    }
+}
+
+#[test]
+fn own_kill_and_drop() {
+    let Some(cfg) = config(SolverKind::Z3, "own_kill_and_drop") else {
+        return;
+    };
+    let mut s = Smt::new(&cfg, "own").unwrap();
+    let pid = s.pid();
+    s.kill();
+    assert_eq!(s.check_sat(), Err(SmtError::Killed));
+    drop(s);
+    assert!(!kill::is_alive(pid));
+    // the switch itself is untouched
+    assert!(!cfg.kill.is_killed());
+    let mut s = Smt::new(&cfg, "after").unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+}
+
+#[test]
+fn tee_is_replayable() {
+    for kind in KINDS {
+        let Some(mut cfg) = config(kind, "tee_is_replayable") else {
+            continue;
+        };
+        let dir = std::env::temp_dir().join(format!("chcsolve-tee-{}-{kind}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        cfg.tee_dir = Some(dir.clone());
+        let mut answers = vec![];
+        {
+            let mut s = Smt::new(&cfg, "tee/test").unwrap();
+            let (x, a) = (int("x"), boolean("a"));
+            s.assert(&mk_le(t(&x), mk_int(-3))).unwrap();
+            answers.push(s.check_sat().unwrap());
+            s.get_values(&[x.clone()]).unwrap();
+            s.push().unwrap();
+            s.assert(&mk_implies(t(&a), mk_ge(t(&x), mk_int(0)))).unwrap();
+            answers.push(s.check_sat_assuming(&[t(&a)]).unwrap());
+            s.unsat_assumptions().unwrap();
+            s.pop().unwrap();
+            answers.push(s.check_sat().unwrap());
+        }
+        assert_eq!(answers, [SatResult::Sat, SatResult::Unsat, SatResult::Sat]);
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("tee_test-") && name.ends_with(".smt2"), "{name}");
+        let mut cmd = std::process::Command::new(&cfg.path);
+        if kind == SolverKind::Yices {
+            cmd.arg("--incremental");
+        }
+        let out = cmd.arg(&files[0]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let replayed: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| matches!(*l, "sat" | "unsat" | "unknown"))
+            .collect();
+        assert_eq!(replayed, ["sat", "unsat", "sat"], "{kind}: {text}");
+        assert!(!text.contains("error"), "{kind}: {text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Measures the cost of small queries: `cargo test smt::tests::bench -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_small_queries() {
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "bench_small_queries") else {
+            continue;
+        };
+        let start = Instant::now();
+        let mut s = Smt::new(&cfg, "bench").unwrap();
+        let spawn = start.elapsed();
+        let x = int("x");
+        s.assert(&mk_ge(t(&x), mk_int(0))).unwrap();
+        let n = 1000;
+        let start = Instant::now();
+        for _ in 0..n {
+            assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+        }
+        let plain = start.elapsed() / n;
+        let a = boolean("a");
+        s.assert(&mk_implies(t(&a), mk_lt(t(&x), mk_int(0)))).unwrap();
+        let start = Instant::now();
+        for i in 0..n {
+            s.push().unwrap();
+            s.assert(&mk_le(t(&x), mk_int(i as i64))).unwrap();
+            let lit = if i % 2 == 0 { t(&a) } else { mk_not(t(&a)) };
+            let r = s.check_sat_assuming(&[lit]).unwrap();
+            if r == SatResult::Sat {
+                s.get_values(&[x.clone()]).unwrap();
+            } else {
+                s.unsat_assumptions().unwrap();
+            }
+            s.pop().unwrap();
+        }
+        let mixed = start.elapsed() / n;
+        eprintln!(
+            "{kind}: spawn {spawn:?}; check-sat {plain:?}/query; \
+             push+assert+check-sat-assuming+get-value|core+pop {mixed:?}/round"
+        );
+    }
+}

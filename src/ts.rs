@@ -1,0 +1,332 @@
+//! Transition systems, and the one adapter between a linear clause graph and a transition system.
+//!
+//! A linear system becomes state variables (a location `loc` when there are several
+//! predicates, plus shared Int and Bool slots for predicate arguments), and formulas
+//! `init(s, a)`, `trans(s, s', a)`, `query(s, a)`, where `a` are step-local variables.
+//! Each clause is one disjunct. Slots a predicate does not use are set to 0/false on
+//! every transition into it, so an invariant restricted to `loc = P` is P's model.
+
+use crate::frontend::passes::{Cex, CexStep, Model};
+use crate::frontend::{ChcSystem, Clause, ClauseId, PredApp, PredId};
+use crate::logic::*;
+use rustc_hash::FxHashMap;
+
+/// `init(s, a)`, `trans(s, s', a)`, `query(s, a)`. Every variable that is neither a
+/// state nor a next-state variable is local to one step.
+#[derive(Clone, Debug)]
+pub struct TransitionSystem {
+    pub state: Vec<Var>,
+    pub next: Vec<Var>,
+    pub init: Term,
+    pub trans: Term,
+    pub query: Term,
+}
+
+impl TransitionSystem {
+    /// The name of `v` at step `i`: state and local variables get `@i`, next-state variables `@(i+1)`.
+    fn at_var(&self, v: &Var, i: usize) -> Var {
+        let (base, step) = match self.next.iter().position(|n| n == v) {
+            Some(j) => (&self.state[j].name, i + 1),
+            None => (&v.name, i),
+        };
+        Var {
+            name: format!("{base}@{step}").into(),
+            sort: v.sort,
+        }
+    }
+
+    /// `t` with every variable renamed to step `i`.
+    pub fn at(&self, t: &Term, i: usize) -> Term {
+        map_vars(t, &mut |v| Some(mk_var_of(&self.at_var(v, i))))
+    }
+
+    /// The state variables at step `i`.
+    pub fn state_at(&self, i: usize) -> Vec<Var> {
+        self.state.iter().map(|v| self.at_var(v, i)).collect()
+    }
+
+    /// All variables of `t` renamed to step `i` (to declare them).
+    pub fn vars_at(&self, t: &Term, i: usize) -> Vec<Var> {
+        free_vars(t).iter().map(|v| self.at_var(v, i)).collect()
+    }
+
+    /// `t` over state variables, moved to next-state variables.
+    pub fn prime(&self, t: &Term) -> Term {
+        let map: FxHashMap<Var, Term> = self
+            .state
+            .iter()
+            .zip(&self.next)
+            .map(|(s, n)| (s.clone(), mk_var_of(n)))
+            .collect();
+        subst(t, &map)
+    }
+}
+
+/// How one clause sits in the transition system.
+#[derive(Clone, Debug)]
+struct Encoded {
+    clause: ClauseId,
+    /// The clause's disjunct.
+    formula: Term,
+    /// Each clause variable as a term over the transition system's variables.
+    vars: Vec<(Var, Term)>,
+}
+
+/// A linear clause system seen as a transition system, and the way back.
+pub struct TsAdapter {
+    pub ts: TransitionSystem,
+    loc: Option<Var>,
+    slots: Vec<Vec<Var>>,
+    inits: Vec<Encoded>,
+    steps: Vec<Encoded>,
+    queries: Vec<Encoded>,
+    /// Clauses with neither body nor head: `constraint => false`.
+    pub direct_queries: Vec<ClauseId>,
+    preds: Vec<PredId>,
+}
+
+fn default_of(s: Sort) -> Term {
+    match s {
+        Sort::Int => mk_int(0),
+        Sort::Bool => mk_false(),
+    }
+}
+
+impl TsAdapter {
+    /// `None` when the system is not linear.
+    pub fn new(sys: &ChcSystem) -> Option<TsAdapter> {
+        if !sys.is_linear() {
+            return None;
+        }
+        let mut preds: Vec<PredId> = vec![];
+        for c in &sys.clauses {
+            for a in c.body.iter().chain(c.head.iter()) {
+                if !preds.contains(&a.pred) {
+                    preds.push(a.pred);
+                }
+            }
+        }
+        preds.sort();
+        let loc = (preds.len() > 1).then(|| Var {
+            name: "loc".into(),
+            sort: Sort::Int,
+        });
+        let mut state: Vec<Var> = loc.iter().cloned().collect();
+        let mut slots = vec![vec![]; sys.preds.len()];
+        let (mut n_int, mut n_bool) = (0, 0);
+        for &p in &preds {
+            let (mut i, mut b) = (0, 0);
+            for s in &sys.pred(p).sorts {
+                let name = match s {
+                    Sort::Int => {
+                        i += 1;
+                        format!("i{}", i - 1)
+                    }
+                    Sort::Bool => {
+                        b += 1;
+                        format!("b{}", b - 1)
+                    }
+                };
+                slots[p.idx()].push(Var {
+                    name: name.into(),
+                    sort: *s,
+                });
+            }
+            n_int = n_int.max(i);
+            n_bool = n_bool.max(b);
+        }
+        for i in 0..n_int {
+            state.push(Var {
+                name: format!("i{i}").into(),
+                sort: Sort::Int,
+            });
+        }
+        for b in 0..n_bool {
+            state.push(Var {
+                name: format!("b{b}").into(),
+                sort: Sort::Bool,
+            });
+        }
+        let next: Vec<Var> = state
+            .iter()
+            .map(|v| Var {
+                name: format!("{}'", v.name).into(),
+                sort: v.sort,
+            })
+            .collect();
+        let mut a = TsAdapter {
+            ts: TransitionSystem {
+                state,
+                next,
+                init: mk_false(),
+                trans: mk_false(),
+                query: mk_false(),
+            },
+            loc,
+            slots,
+            inits: vec![],
+            steps: vec![],
+            queries: vec![],
+            direct_queries: vec![],
+            preds,
+        };
+        for (i, c) in sys.clauses.iter().enumerate() {
+            let id = ClauseId(i as u32);
+            match (c.body.is_empty(), c.head.is_none()) {
+                (true, true) => a.direct_queries.push(id),
+                (true, false) => {
+                    let e = a.encode(id, c, "f");
+                    a.inits.push(e)
+                }
+                (false, true) => {
+                    let e = a.encode(id, c, "q");
+                    a.queries.push(e)
+                }
+                (false, false) => {
+                    let e = a.encode(id, c, "t");
+                    a.steps.push(e)
+                }
+            }
+        }
+        let or = |es: &[Encoded]| mk_or(es.iter().map(|e| e.formula.clone()).collect());
+        a.ts.init = or(&a.inits);
+        a.ts.trans = or(&a.steps);
+        a.ts.query = or(&a.queries);
+        Some(a)
+    }
+
+    fn loc_value(&self, p: PredId) -> Term {
+        mk_int(self.preds.iter().position(|q| *q == p).unwrap() as i64)
+    }
+
+    fn next_of(&self, v: &Var) -> Var {
+        let j = self.ts.state.iter().position(|s| s == v).unwrap();
+        self.ts.next[j].clone()
+    }
+
+    /// The disjunct of clause `c`; `role` prefixes its local variables.
+    fn encode(&self, id: ClauseId, c: &Clause, role: &str) -> Encoded {
+        let mut map: FxHashMap<Var, Term> = FxHashMap::default();
+        let mut conj = vec![];
+        let mut eqs: Vec<(Term, Term)> = vec![];
+        let mut bind = |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
+            if let Some(l) = &self.loc {
+                let l = if next { self.next_of(l) } else { l.clone() };
+                conj.push(mk_eq(mk_var_of(&l), self.loc_value(app.pred)));
+            }
+            let slots = &self.slots[app.pred.idx()];
+            for (arg, slot) in app.args.iter().zip(slots) {
+                let slot = if next { self.next_of(slot) } else { slot.clone() };
+                match arg.as_var() {
+                    Some(v) if !map.contains_key(v) => {
+                        map.insert(v.clone(), mk_var_of(&slot));
+                    }
+                    _ => eqs.push((mk_var_of(&slot), arg.clone())),
+                }
+            }
+            if next {
+                // unused slots get their default value
+                for s in &self.ts.state {
+                    if Some(s) != self.loc.as_ref() && !slots.contains(s) {
+                        conj.push(mk_eq(mk_var_of(&self.next_of(s)), default_of(s.sort)));
+                    }
+                }
+            }
+        };
+        for b in &c.body {
+            bind(b, false, &mut conj, &mut eqs);
+        }
+        if let Some(h) = &c.head {
+            // A fact's head describes the initial state: current-state slots.
+            bind(h, !c.body.is_empty(), &mut conj, &mut eqs);
+        }
+        if c.body.is_empty() {
+            // init: unused slots of the head predicate are at their default too
+            if let Some(h) = &c.head {
+                let slots = &self.slots[h.pred.idx()];
+                for s in &self.ts.state {
+                    if Some(s) != self.loc.as_ref() && !slots.contains(s) {
+                        conj.push(mk_eq(mk_var_of(s), default_of(s.sort)));
+                    }
+                }
+            }
+        }
+        let (mut ni, mut nb) = (0, 0);
+        let mut vars = vec![];
+        for v in c.vars() {
+            let t = map.entry(v.clone()).or_insert_with(|| {
+                let name = match v.sort {
+                    Sort::Int => {
+                        ni += 1;
+                        format!("{role}.i{}", ni - 1)
+                    }
+                    Sort::Bool => {
+                        nb += 1;
+                        format!("{role}.b{}", nb - 1)
+                    }
+                };
+                mk_var(&name, v.sort)
+            });
+            vars.push((v, t.clone()));
+        }
+        conj.push(subst(&c.constraint, &map));
+        for (s, a) in eqs {
+            conj.push(mk_eq(s, subst(&a, &map)));
+        }
+        Encoded {
+            clause: id,
+            formula: mk_and(conj),
+            vars,
+        }
+    }
+
+    /// Back from an invariant over the state variables to a model of the clause system.
+    pub fn model(&self, sys: &ChcSystem, inv: &Term) -> Model {
+        let mut m = Model::default();
+        for &p in &self.preds {
+            let params = sys.pred(p).params();
+            let mut map: FxHashMap<Var, Term> = FxHashMap::default();
+            if let Some(l) = &self.loc {
+                map.insert(l.clone(), self.loc_value(p));
+            }
+            for s in &self.ts.state {
+                if Some(s) != self.loc.as_ref() {
+                    map.insert(s.clone(), default_of(s.sort));
+                }
+            }
+            for (slot, x) in self.slots[p.idx()].iter().zip(&params) {
+                map.insert(slot.clone(), mk_var_of(x));
+            }
+            m.insert(p, subst(inv, &map));
+        }
+        m
+    }
+
+    /// Back from a path of length `k` (a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k`,
+    /// over step-indexed variables) to a counterexample of the clause system.
+    pub fn cex(&self, k: usize, vals: &Assignment) -> Option<Cex> {
+        let pick = |es: &[Encoded], i: usize| -> Option<CexStep> {
+            for e in es {
+                if eval_bool(&self.ts.at(&e.formula, i), vals) == Ok(true) {
+                    let mut step_vals = Assignment::default();
+                    for (v, t) in &e.vars {
+                        if let Ok(x) = eval(&self.ts.at(t, i), vals) {
+                            step_vals.insert(v.clone(), x);
+                        }
+                    }
+                    return Some(CexStep {
+                        clause: e.clause,
+                        vals: step_vals,
+                    });
+                }
+            }
+            None
+        };
+        let mut out = vec![pick(&self.inits, 0)?];
+        for i in 0..k {
+            out.push(pick(&self.steps, i)?);
+        }
+        out.push(pick(&self.queries, k)?);
+        Some(out)
+    }
+}

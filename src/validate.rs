@@ -1,0 +1,212 @@
+//! The independent checker of final answers, against the ORIGINAL clauses.
+//!
+//! It shares no code with the engines or the preprocessing: a model is checked clause by
+//! clause in a fresh z3 process (`body interpretations /\ constraint /\ not head` must be
+//! unsat), and a counterexample is replayed by exact evaluation. Keep it that way, so a
+//! bug elsewhere cannot hide in here.
+
+use crate::frontend::passes::{Cex, CexStep, Model};
+use crate::frontend::{ChcSystem, Clause, PredApp};
+use crate::logic::*;
+use crate::smt::{SatResult, Smt, SolverConfig};
+use rustc_hash::FxHashMap;
+use std::time::Duration;
+
+/// The clause with variables renamed to `__c0, __c1, ..`, so they cannot be captured by
+/// quantifiers inside interpretations.
+fn fresh_clause(c: &Clause) -> (Clause, Vec<Var>) {
+    let mut vars = vec![];
+    let r = c.rename(&mut |v| {
+        let w = Var {
+            name: format!("__c{}", vars.len()).into(),
+            sort: v.sort,
+        };
+        vars.push(w.clone());
+        w
+    });
+    (r, vars)
+}
+
+/// The interpretation of `app.pred` applied to `app.args` (`false` when the model has none).
+fn apply(sys: &ChcSystem, m: &Model, app: &PredApp) -> Term {
+    let Some(body) = m.get(&app.pred) else {
+        return mk_false();
+    };
+    let params = sys.pred(app.pred).params();
+    let map: FxHashMap<Var, Term> = params.into_iter().zip(app.args.iter().cloned()).collect();
+    subst(body, &map)
+}
+
+/// Checks that `m` satisfies every clause of `sys`, with a fresh solver process.
+/// `z3` should name z3 (quantified interpretations need it).
+pub fn check_model(
+    sys: &ChcSystem,
+    m: &Model,
+    z3: &SolverConfig,
+    timeout: Option<Duration>,
+) -> Result<(), String> {
+    for (p, f) in m {
+        let params = sys.pred(*p).params();
+        if let Some(v) = free_vars(f).iter().find(|v| !params.contains(v)) {
+            return Err(format!(
+                "interpretation of {} has a free variable {}",
+                sys.pred(*p).name,
+                v.name
+            ));
+        }
+    }
+    let mut smt = Smt::new(z3, "validate-model").map_err(|e| e.to_string())?;
+    if let Some(t) = timeout {
+        smt.raw(&format!("(set-option :timeout {})", t.as_millis().max(1)))
+            .map_err(|e| e.to_string())?;
+    }
+    for c in &sys.clauses {
+        let (c, vars) = fresh_clause(c);
+        let mut hyp: Vec<Term> = c.body.iter().map(|b| apply(sys, m, b)).collect();
+        hyp.push(c.constraint.clone());
+        if let Some(h) = &c.head {
+            hyp.push(mk_not(apply(sys, m, h)));
+        }
+        smt.push().map_err(|e| e.to_string())?;
+        for v in &vars {
+            smt.declare(v).map_err(|e| e.to_string())?;
+        }
+        for h in hyp {
+            smt.assert(&h).map_err(|e| e.to_string())?;
+        }
+        match smt.check_sat().map_err(|e| e.to_string())? {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
+                return Err(format!("the model violates the clause at line {}", c.line))
+            }
+            SatResult::Unknown => {
+                return Err(format!(
+                    "the solver could not decide the clause at line {} under the model",
+                    c.line
+                ))
+            }
+        }
+        smt.pop().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Replays a counterexample on `sys` by exact evaluation: a fact first, a query last,
+/// each step's body argument values equal to the previous step's head argument values,
+/// every constraint true.
+pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
+    if cex.is_empty() {
+        return Err("empty counterexample".into());
+    }
+    let mut prev_head: Option<(crate::frontend::PredId, Vec<Value>)> = None;
+    for (i, step) in cex.iter().enumerate() {
+        let c = sys
+            .clauses
+            .get(step.clause.idx())
+            .ok_or_else(|| format!("step {i}: no clause {}", step.clause.0))?;
+        let at = |what: &str| format!("step {i} (clause at line {}): {what}", c.line);
+        if c.body.len() > 1 {
+            return Err(at("non-linear clause in a linear counterexample"));
+        }
+        for v in c.vars() {
+            if !step.vals.contains_key(&v) {
+                return Err(at(&format!("no value for {}", v.name)));
+            }
+        }
+        if eval_bool(&c.constraint, &step.vals).map_err(|e| at(&e))? != true {
+            return Err(at("constraint is false"));
+        }
+        match (&prev_head, c.body.first()) {
+            (None, None) => {}
+            (None, Some(_)) => return Err(at("the first step is not a fact")),
+            (Some(_), None) => return Err(at("a fact after the first step")),
+            (Some((p, vals)), Some(b)) => {
+                if *p != b.pred {
+                    return Err(at("body predicate differs from the previous head"));
+                }
+                for (a, v) in b.args.iter().zip(vals) {
+                    if eval(a, &step.vals).map_err(|e| at(&e))? != *v {
+                        return Err(at("body arguments differ from the previous head"));
+                    }
+                }
+            }
+        }
+        prev_head = match &c.head {
+            Some(h) => {
+                let vals = h
+                    .args
+                    .iter()
+                    .map(|a| eval(a, &step.vals))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| at(&e))?;
+                Some((h.pred, vals))
+            }
+            None if i + 1 == cex.len() => None,
+            None => return Err(at("a query before the last step")),
+        };
+    }
+    if prev_head.is_some() {
+        return Err("the last step is not a query".into());
+    }
+    Ok(())
+}
+
+/// Fills in values a counterexample lacks (variables eliminated by preprocessing) by solving
+/// the path formula of its clause sequence, with the known values fixed. The result still
+/// has to pass [`check_cex`]; this only finds values, it proves nothing.
+pub fn complete_cex(sys: &ChcSystem, cex: &Cex, smt_cfg: &SolverConfig) -> Result<Cex, String> {
+    let complete = cex.iter().all(|s| {
+        sys.clauses[s.clause.idx()]
+            .vars()
+            .iter()
+            .all(|v| s.vals.contains_key(v))
+    });
+    if complete {
+        return Ok(cex.clone());
+    }
+    let mut smt = Smt::new(smt_cfg, "complete-cex").map_err(|e| e.to_string())?;
+    let mut steps: Vec<(Clause, Vec<(Var, Var)>)> = vec![];
+    for (i, s) in cex.iter().enumerate() {
+        let c = &sys.clauses[s.clause.idx()];
+        let mut pairs = vec![];
+        let r = c.rename(&mut |v| {
+            let w = Var {
+                name: format!("{}@{i}", v.name).into(),
+                sort: v.sort,
+            };
+            pairs.push((v.clone(), w.clone()));
+            w
+        });
+        for (v, w) in &pairs {
+            smt.declare(w).map_err(|e| e.to_string())?;
+            if let Some(x) = s.vals.get(v) {
+                smt.assert(&mk_eq(mk_var_of(w), x.to_term()))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        smt.assert(&r.constraint).map_err(|e| e.to_string())?;
+        if let (Some(prev), Some(b)) = (steps.last(), r.body.first()) {
+            if let Some(h) = &prev.0.head {
+                for (x, y) in h.args.iter().zip(&b.args) {
+                    smt.assert(&mk_eq(x.clone(), y.clone()))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        steps.push((r, pairs));
+    }
+    match smt.check_sat().map_err(|e| e.to_string())? {
+        SatResult::Sat => {}
+        r => return Err(format!("the counterexample's path formula is {r}")),
+    }
+    let mut out = vec![];
+    for ((_, pairs), s) in steps.iter().zip(cex) {
+        let ws: Vec<Var> = pairs.iter().map(|(_, w)| w.clone()).collect();
+        let vals = smt.get_values(&ws).map_err(|e| e.to_string())?;
+        out.push(CexStep {
+            clause: s.clause,
+            vals: pairs.iter().map(|(v, _)| v.clone()).zip(vals).collect(),
+        });
+    }
+    Ok(out)
+}

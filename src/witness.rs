@@ -1,0 +1,64 @@
+//! Printing witnesses: models as SMT-LIB `define-fun`s, counterexamples as numbered clause applications.
+
+use crate::frontend::passes::{Cex, Model};
+use crate::frontend::ChcSystem;
+use crate::logic::{eval, smt_symbol, SmtTerm};
+use std::fmt::Write;
+
+/// One `(define-fun P ((x0 Int) ...) Bool body)` per predicate, in declaration order;
+/// predicates the model leaves out are `false`.
+pub fn model_to_smtlib(sys: &ChcSystem, m: &Model) -> String {
+    let mut out = String::from("(\n");
+    for p in sys.pred_ids() {
+        let decl = sys.pred(p);
+        let params: Vec<String> = decl
+            .params()
+            .iter()
+            .map(|v| format!("({} {})", smt_symbol(&v.name), v.sort))
+            .collect();
+        let body = m
+            .get(&p)
+            .map(|t| SmtTerm(t).to_string())
+            .unwrap_or_else(|| "false".into());
+        let _ = writeln!(
+            out,
+            "  (define-fun {} ({}) Bool {})",
+            smt_symbol(&decl.name),
+            params.join(" "),
+            body
+        );
+    }
+    out.push(')');
+    out
+}
+
+/// `(step i (line L) (head args..) ((var value) ..))` per clause application, the query last.
+pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
+    let mut out = String::from("(\n");
+    for (i, s) in cex.iter().enumerate() {
+        let c = &sys.clauses[s.clause.idx()];
+        let head = match &c.head {
+            Some(h) => {
+                let args: Vec<String> = h
+                    .args
+                    .iter()
+                    .map(|a| eval(a, &s.vals).map(|v| v.to_string()).unwrap_or("?".into()))
+                    .collect();
+                if args.is_empty() {
+                    smt_symbol(&sys.pred(h.pred).name)
+                } else {
+                    format!("({} {})", smt_symbol(&sys.pred(h.pred).name), args.join(" "))
+                }
+            }
+            None => "false".into(),
+        };
+        let vals: Vec<String> = c
+            .vars()
+            .iter()
+            .filter_map(|v| s.vals.get(v).map(|x| format!("({} {x})", smt_symbol(&v.name))))
+            .collect();
+        let _ = writeln!(out, "  (step {i} (line {}) {head} ({}))", c.line, vals.join(" "));
+    }
+    out.push(')');
+    out
+}
