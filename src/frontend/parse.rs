@@ -2,31 +2,73 @@
 //!
 //! The input is first split into top-level commands by a small scanner, which gives
 //! each command its line and catches stray text and unbalanced parentheses. Each
-//! command is then parsed by smt2parser and converted to our terms, clause by clause,
-//! so peak memory stays near the size of the largest command.
+//! command is then parsed by smt2parser into a compact syntax tree ([`syntax`]) and
+//! converted to our terms ([`convert`]), clause by clause, so peak memory stays near
+//! the size of the largest command.
+
+mod convert;
+mod syntax;
 
 use super::chc::{ChcSystem, Clause, InputError, PredApp, PredDecl, PredId};
 use crate::logic::*;
-use num_bigint::BigInt;
-use num_traits::Zero;
-use rustc_hash::FxHashMap;
-use smt2parser::concrete::{Command, Constant, Identifier, QualIdentifier, Term as PTerm};
+use smt2parser::concrete::Command;
 use smt2parser::CommandStream;
+use std::ops::Range;
+use syntax::{Cmd, Node, SortId, Sym, Syntax, TermId};
+
+/// Symbols with a meaning of their own, interned first so that their ids are their indices.
+const BUILTINS: [&str; 23] = [
+    "and", "or", "not", "=>", "xor", "=", "distinct", "ite", "<=", "<", ">=", ">", "+", "-", "*",
+    "div", "mod", "abs", "true", "false", "Int", "Bool", "HORN",
+];
+
+/// The ids of [`BUILTINS`].
+mod op {
+    use super::Sym;
+    pub const AND: Sym = 0;
+    pub const OR: Sym = 1;
+    pub const NOT: Sym = 2;
+    pub const IMPLIES: Sym = 3;
+    pub const XOR: Sym = 4;
+    pub const EQ: Sym = 5;
+    pub const DISTINCT: Sym = 6;
+    pub const ITE: Sym = 7;
+    pub const LE: Sym = 8;
+    pub const LT: Sym = 9;
+    pub const GE: Sym = 10;
+    pub const GT: Sym = 11;
+    pub const ADD: Sym = 12;
+    pub const SUB: Sym = 13;
+    pub const MUL: Sym = 14;
+    pub const DIV: Sym = 15;
+    pub const MOD: Sym = 16;
+    pub const ABS: Sym = 17;
+    pub const TRUE: Sym = 18;
+    pub const FALSE: Sym = 19;
+    pub const INT: Sym = 20;
+    pub const BOOL: Sym = 21;
+    pub const HORN: Sym = 22;
+}
 
 /// Parses a whole problem.
 pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
     let commands = split_commands(input.as_bytes())?;
     let mut p = Parser {
         input,
+        syn: Syntax::default(),
         sys: ChcSystem::default(),
-        preds: FxHashMap::default(),
-        env: FxHashMap::default(),
+        pred_of: vec![],
+        env: vec![],
+        vars: vec![],
+        ints: Default::default(),
+        tt: mk_true(),
+        ff: mk_false(),
         check_sat: false,
         cmd_start: 0,
         cmd_end: 0,
         line: 0,
     };
-    let mut stream = CommandStream::new(input.as_bytes(), smt2parser::concrete::SyntaxBuilder, None);
+    let mut stream = CommandStream::new(input.as_bytes(), Syntax::new(&BUILTINS), None);
     for (start, end, line) in commands {
         p.cmd_start = start;
         p.cmd_end = end;
@@ -36,7 +78,12 @@ pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
             Some(Err(e)) => return Err(p.syntax_error(e)),
             None => return Err(InputError::new(line, "unexpected end of input")),
         };
-        p.command(cmd)?;
+        // The parser's arenas move to `p` for the conversion, then back, emptied.
+        std::mem::swap(&mut p.syn, stream.visitor_mut());
+        let r = p.command(cmd);
+        p.syn.clear_command();
+        std::mem::swap(&mut p.syn, stream.visitor_mut());
+        r?;
     }
     Ok(p.sys)
 }
@@ -128,6 +175,7 @@ fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
     Ok(out)
 }
 
+
 /// Where a term sits in a clause body: conjunctive top level, where predicate
 /// applications may stand, or anywhere else.
 enum Mode<'a> {
@@ -135,12 +183,24 @@ enum Mode<'a> {
     Inner,
 }
 
+/// No predicate: the entry of [`Parser::pred_of`] for other symbols.
+const NO_PRED: u32 = u32::MAX;
+
 struct Parser<'a> {
     input: &'a str,
+    /// The current command's syntax, and the symbol table.
+    syn: Syntax,
     sys: ChcSystem,
-    preds: FxHashMap<String, PredId>,
-    /// Bound symbols (quantified variables and `let`s), innermost last.
-    env: FxHashMap<String, Vec<Term>>,
+    /// The predicate of each symbol, or [`NO_PRED`].
+    pred_of: Vec<u32>,
+    /// Bound values of each symbol (quantified variables and `let`s), innermost last.
+    env: Vec<Vec<Term>>,
+    /// The variable term of each symbol, by sort, made on first use.
+    vars: Vec<[Option<Term>; 2]>,
+    /// Small integer literals, made on first use.
+    ints: rustc_hash::FxHashMap<u64, Term>,
+    tt: Term,
+    ff: Term,
     check_sat: bool,
     cmd_start: usize,
     cmd_end: usize,
@@ -160,16 +220,6 @@ fn short(t: &impl std::fmt::Display) -> String {
     }
 }
 
-fn symbol_of(id: &QualIdentifier) -> &str {
-    match id {
-        QualIdentifier::Simple { identifier } | QualIdentifier::Sorted { identifier, .. } => {
-            match identifier {
-                Identifier::Simple { symbol } | Identifier::Indexed { symbol, .. } => &symbol.0,
-            }
-        }
-    }
-}
-
 impl Parser<'_> {
     fn syntax_error(&self, e: smt2parser::Error) -> InputError {
         let (pos, msg) = match e {
@@ -179,6 +229,7 @@ impl Parser<'_> {
     }
 
     /// An error about `what`, located at the first occurrence of `token` in the command.
+    /// Only for error paths: it scans the command's text.
     fn err_at(&self, token: &str, what: impl Into<String>) -> InputError {
         let text = &self.input[self.cmd_start..self.cmd_end];
         let line = text
@@ -192,146 +243,190 @@ impl Parser<'_> {
         InputError::new(self.line, what)
     }
 
-    fn sort(&self, s: &smt2parser::concrete::Sort) -> Result<Sort, InputError> {
-        if let smt2parser::concrete::Sort::Simple {
-            identifier: Identifier::Simple { symbol },
-        } = s
-        {
-            match symbol.0.as_str() {
-                "Int" => return Ok(Sort::Int),
-                "Bool" => return Ok(Sort::Bool),
-                _ => {}
-            }
-        }
-        Err(self.err_at(
-            &s.to_string(),
-            format!("unsupported sort `{}`: only Int and Bool are supported", short(s)),
-        ))
+    fn name(&self, s: Sym) -> &str {
+        self.syn.name(s)
     }
 
-    fn command(&mut self, cmd: Command) -> Result<(), InputError> {
-        if self.check_sat && !matches!(cmd, Command::Exit | Command::GetModel | Command::GetInfo { .. })
-        {
-            let what = if matches!(cmd, Command::CheckSat) {
-                "a second check-sat is not supported".to_string()
-            } else {
-                format!("command after check-sat: `{}`", short(&cmd))
+    fn sort(&self, s: SortId) -> Result<Sort, InputError> {
+        match self.syn.simple_sort(s) {
+            Some(op::INT) => Ok(Sort::Int),
+            Some(op::BOOL) => Ok(Sort::Bool),
+            _ => {
+                let c = self.syn.c_sort(s);
+                Err(self.err_at(
+                    &c.to_string(),
+                    format!("unsupported sort `{}`: only Int and Bool are supported", short(&c)),
+                ))
+            }
+        }
+    }
+
+    fn pred(&self, s: Sym) -> Option<PredId> {
+        match self.pred_of.get(s as usize) {
+            Some(&p) if p != NO_PRED => Some(PredId(p)),
+            _ => None,
+        }
+    }
+
+    fn is_bound(&self, s: Sym) -> bool {
+        self.env.get(s as usize).is_some_and(|v| !v.is_empty())
+    }
+
+    fn bound(&self, s: Sym) -> Option<&Term> {
+        self.env.get(s as usize).and_then(|v| v.last())
+    }
+
+    fn bind(&mut self, s: Sym, t: Term) {
+        let i = s as usize;
+        if self.env.len() <= i {
+            self.env.resize_with(self.syn.num_syms().max(i + 1), Vec::new);
+        }
+        self.env[i].push(t);
+    }
+
+    fn unbind(&mut self, s: Sym) {
+        if let Some(v) = self.env.get_mut(s as usize) {
+            v.pop();
+        }
+    }
+
+    /// The variable named `s` of sort `sort`.
+    fn var(&mut self, s: Sym, sort: Sort) -> Term {
+        let i = s as usize;
+        if self.vars.len() <= i {
+            self.vars.resize(self.syn.num_syms().max(i + 1), [None, None]);
+        }
+        if let Some(t) = &self.vars[i][sort as usize] {
+            return t.clone();
+        }
+        let t = mk_var(self.syn.name(s), sort);
+        self.vars[i][sort as usize] = Some(t.clone());
+        t
+    }
+
+    fn command(&mut self, cmd: Cmd) -> Result<(), InputError> {
+        if self.check_sat {
+            let allowed = match &cmd {
+                Cmd::Exit | Cmd::GetModel => true,
+                Cmd::Other(c) => matches!(**c, Command::GetInfo { .. }),
+                _ => false,
             };
-            return Err(self.err(what));
+            if !allowed {
+                let what = if matches!(cmd, Cmd::CheckSat) {
+                    "a second check-sat is not supported".to_string()
+                } else {
+                    format!("command after check-sat: `{}`", short(&self.syn.c_command(&cmd)))
+                };
+                return Err(self.err(what));
+            }
         }
         match cmd {
-            Command::SetLogic { symbol } => {
-                if symbol.0 != "HORN" {
+            Cmd::SetLogic(s) => {
+                if s != op::HORN {
                     return Err(self.err(format!(
                         "unsupported logic `{}`: expected (set-logic HORN)",
-                        symbol.0
+                        self.name(s)
                     )));
                 }
             }
-            Command::SetInfo { .. } | Command::SetOption { .. } | Command::GetInfo { .. } => {}
-            Command::Exit | Command::GetModel => {}
-            Command::CheckSat => self.check_sat = true,
-            Command::DeclareFun {
+            Cmd::Exit | Cmd::GetModel => {}
+            Cmd::CheckSat => self.check_sat = true,
+            Cmd::DeclareFun {
                 symbol,
-                parameters,
+                params,
                 sort,
             } => {
-                if self.sort(&sort)? != Sort::Bool {
+                if self.sort(sort)? != Sort::Bool {
                     return Err(self.err(format!(
                         "declare-fun `{}`: uninterpreted functions other than predicates (result sort Bool) are not supported",
-                        symbol.0
+                        self.name(symbol)
                     )));
                 }
-                if self.preds.contains_key(&symbol.0) {
-                    return Err(self.err(format!("predicate `{}` declared twice", symbol.0)));
+                if self.pred(symbol).is_some() {
+                    return Err(self.err(format!("predicate `{}` declared twice", self.name(symbol))));
                 }
-                let sorts = parameters
+                let sorts = params
                     .iter()
-                    .map(|s| self.sort(s))
+                    .map(|s| self.sort(*s))
                     .collect::<Result<Vec<_>, _>>()?;
-                let id = PredId(self.sys.preds.len() as u32);
-                self.preds.insert(symbol.0.clone(), id);
+                let id = self.sys.preds.len() as u32;
+                let i = symbol as usize;
+                if self.pred_of.len() <= i {
+                    self.pred_of.resize(self.syn.num_syms().max(i + 1), NO_PRED);
+                }
+                self.pred_of[i] = id;
                 self.sys.preds.push(PredDecl {
-                    name: symbol.0,
+                    name: self.name(symbol).to_string(),
                     sorts,
                 });
             }
-            Command::Assert { term } => {
-                let c = self.clause(&term)?;
+            Cmd::Assert(term) => {
+                let c = self.clause(term)?;
                 self.sys.clauses.push(c);
             }
-            other => {
-                return Err(self.err(format!("unsupported command `{}`", short(&other))));
-            }
+            Cmd::Other(c) => match *c {
+                Command::SetInfo { .. } | Command::SetOption { .. } | Command::GetInfo { .. } => {}
+                other => {
+                    return Err(self.err(format!("unsupported command `{}`", short(&other))));
+                }
+            },
         }
         Ok(())
     }
 
-    fn bind(&mut self, name: &str, t: Term) {
-        self.env.entry(name.to_string()).or_default().push(t);
-    }
-
-    fn unbind(&mut self, name: &str) {
-        if let Some(v) = self.env.get_mut(name) {
-            v.pop();
-            if v.is_empty() {
-                self.env.remove(name);
-            }
-        }
-    }
-
     /// `(assert t)`: peels `forall`s and `let`s down to `body => head`.
-    fn clause(&mut self, t: &PTerm) -> Result<Clause, InputError> {
-        let mut bound: Vec<String> = vec![];
+    fn clause(&mut self, t: TermId) -> Result<Clause, InputError> {
+        let mut bound: Vec<Sym> = vec![];
         let mut t = t;
         let result = loop {
-            match t {
-                PTerm::Forall { vars, term } => {
-                    for (sym, sort) in vars {
+            match self.syn.node(t) {
+                Node::Forall { start, len, body } => {
+                    for i in start..start + len {
+                        let (sym, sort) = self.syn.pairs[i as usize];
                         let s = self.sort(sort)?;
-                        self.bind(&sym.0, mk_var(&sym.0, s));
-                        bound.push(sym.0.clone());
+                        let v = self.var(sym, s);
+                        self.bind(sym, v);
+                        bound.push(sym);
                     }
-                    t = term;
+                    t = body;
                 }
-                PTerm::Let { var_bindings, term } => {
-                    let vals = var_bindings
-                        .iter()
-                        .map(|(_, v)| self.term(v, &mut Mode::Inner))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    for ((sym, _), v) in var_bindings.iter().zip(vals) {
-                        self.bind(&sym.0, v);
-                        bound.push(sym.0.clone());
+                Node::Let { start, len, body } => {
+                    let mut vals = Vec::with_capacity(len as usize);
+                    for i in start..start + len {
+                        let x = self.syn.pairs[i as usize].1;
+                        vals.push(self.term(x, &mut Mode::Inner)?);
                     }
-                    t = term;
+                    for (i, v) in (start..start + len).zip(vals) {
+                        let sym = self.syn.pairs[i as usize].0;
+                        self.bind(sym, v);
+                        bound.push(sym);
+                    }
+                    t = body;
                 }
-                PTerm::Application {
-                    qual_identifier,
-                    arguments,
-                } if symbol_of(qual_identifier) == "=>" && !self.env.contains_key("=>") => {
-                    let (hyps, head) = arguments.split_at(arguments.len() - 1);
-                    break self.implication(hyps, Some(&head[0]));
+                Node::App { head, start, len }
+                    if self.syn.qsym(head) == op::IMPLIES && !self.is_bound(op::IMPLIES) =>
+                {
+                    let last = start + len - 1;
+                    break self.implication(start..last, Some(self.syn.kids[last as usize]));
                 }
-                PTerm::Application {
-                    qual_identifier,
-                    arguments,
-                } if symbol_of(qual_identifier) == "not" && arguments.len() == 1 => {
-                    break self.implication(&arguments[..], None);
+                Node::App { head, start, len } if self.syn.qsym(head) == op::NOT && len == 1 => {
+                    break self.implication(start..start + 1, None);
                 }
-                _ => break self.implication(&[], Some(t)),
+                _ => break self.implication(0..0, Some(t)),
             }
         };
-        for name in bound.iter().rev() {
-            self.unbind(name);
+        for s in bound.iter().rev() {
+            self.unbind(*s);
         }
         result
     }
 
-    /// `hyps => head`; no head means `false`.
-    fn implication(&mut self, hyps: &[PTerm], head: Option<&PTerm>) -> Result<Clause, InputError> {
+    /// `hyps => head`, the hypotheses given as a range of [`Syntax::kids`]; no head means `false`.
+    fn implication(&mut self, hyps: Range<u32>, head: Option<TermId>) -> Result<Clause, InputError> {
         let mut body = vec![];
         let mut conj = vec![];
-        for h in hyps {
+        for i in hyps {
+            let h = self.syn.kids[i as usize];
             let t = self.term(h, &mut Mode::Body(&mut body))?;
             self.expect(&t, Sort::Bool, h)?;
             conj.push(t);
@@ -357,7 +452,7 @@ impl Parser<'_> {
             _ => {
                 return Err(self.err(format!(
                     "unsupported clause head `{}`: expected one predicate application or false",
-                    short(head)
+                    short(&self.syn.c_term(head))
                 )))
             }
         };
@@ -369,272 +464,19 @@ impl Parser<'_> {
         })
     }
 
-    fn expect(&self, t: &Term, sort: Sort, src: &PTerm) -> Result<(), InputError> {
+    fn expect(&self, t: &Term, sort: Sort, src: TermId) -> Result<(), InputError> {
         if t.sort() != sort {
             return Err(self.err_at(
-                &first_token(src),
-                format!("sort mismatch: `{}` is {} where {} is expected", short(src), t.sort(), sort),
+                &self.first_token(src),
+                format!(
+                    "sort mismatch: `{}` is {} where {} is expected",
+                    short(&self.syn.c_term(src)),
+                    t.sort(),
+                    sort
+                ),
             ));
         }
         Ok(())
-    }
-
-    fn pred_app(
-        &mut self,
-        name: &str,
-        args: &[PTerm],
-        mode: &mut Mode,
-        src: &PTerm,
-    ) -> Result<Term, InputError> {
-        let id = self.preds[name];
-        let sorts = self.sys.pred(id).sorts.clone();
-        if sorts.len() != args.len() {
-            return Err(self.err_at(
-                name,
-                format!(
-                    "predicate `{name}` takes {} arguments, applied to {}",
-                    sorts.len(),
-                    args.len()
-                ),
-            ));
-        }
-        let mut terms = Vec::with_capacity(args.len());
-        for (a, s) in args.iter().zip(&sorts) {
-            let t = self.term(a, &mut Mode::Inner)?;
-            self.expect(&t, *s, a)?;
-            terms.push(t);
-        }
-        match mode {
-            Mode::Body(apps) => {
-                apps.push(PredApp {
-                    pred: id,
-                    args: terms,
-                });
-                Ok(mk_true())
-            }
-            Mode::Inner => Err(self.err_at(
-                name,
-                format!(
-                    "predicate application `{}` under a connective: only conjunctions of predicate applications are supported in a clause body",
-                    short(src)
-                ),
-            )),
-        }
-    }
-
-    fn term(&mut self, t: &PTerm, mode: &mut Mode) -> Result<Term, InputError> {
-        match t {
-            PTerm::Constant(Constant::Numeral(n)) => {
-                Ok(mk_int(n.to_str_radix(10).parse::<BigInt>().expect("numeral")))
-            }
-            PTerm::Constant(c) => Err(self.err_at(
-                &c.to_string(),
-                format!("unsupported literal `{}`: only integer literals are supported (no reals, bit-vectors or strings)", short(c)),
-            )),
-            PTerm::QualIdentifier(id) => {
-                let name = symbol_of(id);
-                if let Some(v) = self.env.get(name).and_then(|v| v.last()) {
-                    return Ok(v.clone());
-                }
-                match name {
-                    "true" => Ok(mk_true()),
-                    "false" => Ok(mk_false()),
-                    _ if self.preds.contains_key(name) => self.pred_app(name, &[], mode, t),
-                    _ => Err(self.err_at(name, format!("unknown symbol `{name}`"))),
-                }
-            }
-            PTerm::Let { var_bindings, term } => {
-                let vals = var_bindings
-                    .iter()
-                    .map(|(_, v)| self.term(v, &mut Mode::Inner))
-                    .collect::<Result<Vec<_>, _>>()?;
-                for ((sym, _), v) in var_bindings.iter().zip(vals) {
-                    self.bind(&sym.0, v);
-                }
-                let r = self.term(term, mode);
-                for (sym, _) in var_bindings.iter().rev() {
-                    self.unbind(&sym.0);
-                }
-                r
-            }
-            PTerm::Attributes { term, .. } => self.term(term, mode),
-            PTerm::Forall { .. } | PTerm::Exists { .. } => Err(self.err_at(
-                if matches!(t, PTerm::Forall { .. }) { "forall" } else { "exists" },
-                format!("unsupported quantifier inside a clause: `{}`", short(t)),
-            )),
-            PTerm::Match { .. } => Err(self.err_at("match", "unsupported `match` term")),
-            PTerm::Application {
-                qual_identifier,
-                arguments,
-            } => {
-                let name = symbol_of(qual_identifier);
-                if self.preds.contains_key(name) && !self.env.contains_key(name) {
-                    return self.pred_app(name, arguments, mode, t);
-                }
-                self.app(name, arguments, mode, t)
-            }
-        }
-    }
-
-    fn args(&mut self, args: &[PTerm], sort: Sort, mode: &mut Mode) -> Result<Vec<Term>, InputError> {
-        let mut out = Vec::with_capacity(args.len());
-        for a in args {
-            let t = self.term(a, mode)?;
-            self.expect(&t, sort, a)?;
-            out.push(t);
-        }
-        Ok(out)
-    }
-
-    fn app(&mut self, name: &str, a: &[PTerm], mode: &mut Mode, src: &PTerm) -> Result<Term, InputError> {
-        let arity = |lo: usize, hi: usize| -> Result<(), InputError> {
-            if a.len() < lo || a.len() > hi {
-                Err(self.err_at(name, format!("wrong number of arguments in `{}`", short(src))))
-            } else {
-                Ok(())
-            }
-        };
-        let inner = &mut Mode::Inner;
-        Ok(match name {
-            "and" => mk_and(self.args(a, Sort::Bool, mode)?),
-            "or" => mk_or(self.args(a, Sort::Bool, inner)?),
-            "not" => {
-                arity(1, 1)?;
-                mk_not(self.args(a, Sort::Bool, inner)?.pop().unwrap())
-            }
-            "=>" => {
-                arity(2, usize::MAX)?;
-                let mut ts = self.args(a, Sort::Bool, inner)?;
-                let mut acc = ts.pop().unwrap();
-                while let Some(h) = ts.pop() {
-                    acc = mk_implies(h, acc);
-                }
-                acc
-            }
-            "xor" => {
-                arity(2, usize::MAX)?;
-                let ts = self.args(a, Sort::Bool, inner)?;
-                let mut it = ts.into_iter();
-                let first = it.next().unwrap();
-                it.fold(first, |acc, t| mk_not(mk_eq(acc, t)))
-            }
-            "=" | "distinct" => {
-                arity(2, usize::MAX)?;
-                let mut ts = vec![];
-                for x in a {
-                    ts.push(self.term(x, inner)?);
-                }
-                let s = ts[0].sort();
-                for (t, x) in ts.iter().zip(a) {
-                    self.expect(t, s, x)?;
-                }
-                if name == "distinct" {
-                    mk_distinct(ts)
-                } else {
-                    mk_and(ts.windows(2).map(|w| mk_eq(w[0].clone(), w[1].clone())).collect())
-                }
-            }
-            "ite" => {
-                arity(3, 3)?;
-                let c = self.term(&a[0], inner)?;
-                self.expect(&c, Sort::Bool, &a[0])?;
-                let x = self.term(&a[1], inner)?;
-                let y = self.term(&a[2], inner)?;
-                self.expect(&y, x.sort(), &a[2])?;
-                mk_ite(c, x, y)
-            }
-            "<=" | "<" | ">=" | ">" => {
-                arity(2, usize::MAX)?;
-                let ts = self.args(a, Sort::Int, inner)?;
-                let rel: fn(Term, Term) -> Term = match name {
-                    "<=" => mk_le,
-                    "<" => mk_lt,
-                    ">=" => mk_ge,
-                    _ => mk_gt,
-                };
-                mk_and(ts.windows(2).map(|w| rel(w[0].clone(), w[1].clone())).collect())
-            }
-            "+" => {
-                arity(1, usize::MAX)?;
-                mk_add(self.args(a, Sort::Int, inner)?)
-            }
-            "-" => {
-                arity(1, usize::MAX)?;
-                let mut ts = self.args(a, Sort::Int, inner)?;
-                if ts.len() == 1 {
-                    mk_neg(ts.pop().unwrap())
-                } else {
-                    let first = ts.remove(0);
-                    mk_sub(first, mk_add(ts))
-                }
-            }
-            "*" => {
-                arity(1, usize::MAX)?;
-                let ts = self.args(a, Sort::Int, inner)?;
-                let mut coef = BigInt::from(1);
-                let mut var_part: Option<Term> = None;
-                for t in ts {
-                    if let Some(n) = t.as_int() {
-                        coef *= n;
-                    } else if var_part.is_none() {
-                        var_part = Some(t);
-                    } else {
-                        return Err(self.err_at(
-                            "(*",
-                            format!("non-linear product `{}`: only multiplication by a constant is supported", short(src)),
-                        ));
-                    }
-                }
-                match var_part {
-                    Some(t) => mk_mul_const(&coef, t),
-                    None => mk_int(coef),
-                }
-            }
-            "div" | "mod" => {
-                arity(2, 2)?;
-                let ts = self.args(a, Sort::Int, inner)?;
-                let d = match ts[1].as_int() {
-                    Some(d) if !d.is_zero() => d.clone(),
-                    Some(_) => return Err(self.err_at(&format!("({name}"), format!("`{name}` by zero in `{}`", short(src)))),
-                    None => {
-                        return Err(self.err_at(
-                            &format!("({name}"),
-                            format!("non-linear `{name}` in `{}`: only division by a constant is supported", short(src)),
-                        ))
-                    }
-                };
-                if name == "div" {
-                    mk_div(ts[0].clone(), d)
-                } else {
-                    mk_mod(ts[0].clone(), d)
-                }
-            }
-            "abs" => {
-                arity(1, 1)?;
-                let x = self.args(a, Sort::Int, inner)?.pop().unwrap();
-                mk_ite(mk_ge(x.clone(), mk_int(0)), x.clone(), mk_neg(x))
-            }
-            _ => {
-                let what = match name {
-                    "select" | "store" => "arrays are not supported".to_string(),
-                    "/" | "to_real" | "to_int" | "is_int" => "reals are not supported".to_string(),
-                    _ => "only linear integer arithmetic and Booleans are supported".to_string(),
-                };
-                return Err(self.err_at(
-                    &format!("({name}"),
-                    format!("unsupported function `{name}` in `{}`: {what}", short(src)),
-                ));
-            }
-        })
-    }
-}
-
-/// The leading token of a term as it appears in the text, to locate it.
-fn first_token(t: &PTerm) -> String {
-    match t {
-        PTerm::Application { qual_identifier, .. } => format!("({}", symbol_of(qual_identifier)),
-        PTerm::QualIdentifier(id) => symbol_of(id).to_string(),
-        other => short(other),
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod eval;
 mod linear;
+pub mod mbp;
 mod print;
 mod term;
 

@@ -14,9 +14,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The shell script that starts every solver: prints the shell's PID, then becomes the solver
-/// (so the PID is the solver's). rsmt2 hides the PID of the processes it spawns.
-const LAUNCHER: &str = "echo $$; exec \"$0\" \"$@\"";
+/// The shell script that starts every solver: prints the shell's PID (rsmt2 hides the PID of
+/// the processes it spawns), waits for a line on stdin (sent once the stderr drain is in
+/// place), then becomes the solver, so the PID is the solver's.
+const LAUNCHER: &str = "echo $$; read go || exit 1; exec \"$0\" \"$@\"";
 
 /// Number of stderr lines kept to explain a solver's death.
 const STDERR_TAIL: usize = 20;
@@ -40,7 +41,7 @@ pub struct Smt {
     kill: KillSwitch,
     killed: bool,
     broken: Option<SmtError>,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_tail: Arc<Mutex<StderrTail>>,
     declared: FxHashSet<Var>,
     /// Declarations in order, and the length of that log at each `push`.
     decl_log: Vec<Var>,
@@ -73,6 +74,7 @@ impl Smt {
             return Err(SmtError::Killed);
         }
         log::debug!("[{label}] started {} (pid {pid}): {}", cfg.kind, describe());
+        let stderr_tail = drain_stderr(pid, label);
         let mut smt = Smt {
             solver,
             pid,
@@ -81,7 +83,7 @@ impl Smt {
             kill: cfg.kill.clone(),
             killed: false,
             broken: None,
-            stderr_tail: drain_stderr(pid, label),
+            stderr_tail,
             declared: FxHashSet::default(),
             decl_log: vec![],
             scopes: vec![],
@@ -89,6 +91,8 @@ impl Smt {
             last_assumptions: vec![],
             stats: SmtStats::default(),
         };
+        // Lets the launcher start the solver (the shell reads its line byte by byte).
+        smt.send("\n").map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
         if let Some(dir) = &cfg.tee_dir {
             smt.start_tee(dir, &describe())?;
         }
@@ -155,6 +159,10 @@ impl Smt {
         self.ready()?;
         if self.declared.contains(v) {
             return Ok(());
+        }
+        if v.name.contains(['|', '\\']) {
+            // Not printable in SMT-LIB: the solver would wait for the end of the symbol.
+            return Err(SmtError::Solver(format!("unprintable symbol `{}`", v.name)));
         }
         let sym = smt_symbol(&v.name);
         let sort = sort_name(v.sort);
@@ -451,8 +459,8 @@ impl Smt {
     fn fail(&mut self, e: RError) -> SmtError {
         let err = if self.killed || self.kill.is_killed() {
             SmtError::Killed
-        } else if !is_alive(self.pid) {
-            let tail: Vec<String> = self.tail().into_iter().collect();
+        } else if !self.alive_after_error() {
+            let tail = self.tail();
             SmtError::Io(format!(
                 "solver process {} died ({e}){}{}",
                 self.pid,
@@ -470,6 +478,18 @@ impl Smt {
         self.broken(err)
     }
 
+    /// Whether the process is still alive after an error. A process that closed its output
+    /// may not be a zombie yet, so this waits up to 100 ms for it to finish dying.
+    fn alive_after_error(&self) -> bool {
+        for _ in 0..100 {
+            if !is_alive(self.pid) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        true
+    }
+
     /// Records `e` as the reason the solver is unusable and kills the process.
     fn broken(&mut self, e: SmtError) -> SmtError {
         if e != SmtError::Killed {
@@ -480,8 +500,19 @@ impl Smt {
         e
     }
 
-    fn tail(&self) -> VecDeque<String> {
-        self.stderr_tail.lock().map(|t| t.clone()).unwrap_or_default()
+    /// The last lines of stderr, after waiting a little for the drain to reach the end.
+    fn tail(&self) -> Vec<String> {
+        for _ in 0..100 {
+            match self.stderr_tail.lock() {
+                Ok(t) if !t.done => {}
+                _ => break,
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        match self.stderr_tail.lock() {
+            Ok(t) => t.lines.iter().cloned().collect(),
+            Err(_) => vec![],
+        }
     }
 }
 
@@ -531,14 +562,23 @@ fn read_pid<R: Read>(r: &mut R) -> Result<i32, String> {
         .map_err(|_| format!("expected a PID, got `{text}`"))
 }
 
+/// The last lines a solver wrote on stderr.
+#[derive(Default)]
+struct StderrTail {
+    lines: VecDeque<String>,
+    /// Set when the drain reached the end of the stream (or never started).
+    done: bool,
+}
+
 /// Drains the solver's stderr (which rsmt2 pipes but never reads) through
 /// `/proc/PID/fd/2`, logging each line at debug level and keeping the last ones.
-fn drain_stderr(pid: i32, label: &str) -> Arc<Mutex<VecDeque<String>>> {
-    let tail = Arc::new(Mutex::new(VecDeque::new()));
+fn drain_stderr(pid: i32, label: &str) -> Arc<Mutex<StderrTail>> {
+    let tail = Arc::new(Mutex::new(StderrTail::default()));
     let file = match std::fs::File::open(format!("/proc/{pid}/fd/2")) {
         Ok(f) => f,
         Err(e) => {
             log::debug!("[{label}] cannot drain stderr of pid {pid}: {e}");
+            tail.lock().unwrap().done = true;
             return tail;
         }
     };
@@ -546,19 +586,30 @@ fn drain_stderr(pid: i32, label: &str) -> Arc<Mutex<VecDeque<String>>> {
     let spawned = std::thread::Builder::new()
         .name(format!("stderr-{label}"))
         .spawn(move || {
-            for line in BufReader::new(file).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(file);
+            let mut buf = Vec::new();
+            // Lines, not necessarily UTF-8; a very long "line" is cut at 64 KiB.
+            while let Ok(n) = (&mut reader).take(1 << 16).read_until(b'\n', &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                buf.clear();
                 log::debug!("[{label}] stderr: {line}");
                 if let Ok(mut t) = t.lock() {
-                    if t.len() == STDERR_TAIL {
-                        t.pop_front();
+                    if t.lines.len() == STDERR_TAIL {
+                        t.lines.pop_front();
                     }
-                    t.push_back(line);
+                    t.lines.push_back(line);
                 }
+            }
+            if let Ok(mut t) = t.lock() {
+                t.done = true;
             }
         });
     if let Err(e) = spawned {
         log::debug!("cannot start a stderr thread: {e}");
+        tail.lock().unwrap().done = true;
     }
     tail
 }

@@ -37,6 +37,21 @@ fn t(v: &Var) -> Term {
     mk_var_of(v)
 }
 
+/// Runs `f` unless the returned sender is used (or dropped) within `secs` seconds: turns a
+/// test that would hang into a failing one.
+fn watchdog(secs: u64, f: impl FnOnce() + Send + 'static) -> std::sync::mpsc::Sender<()> {
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            rx.recv_timeout(Duration::from_secs(secs))
+        {
+            eprintln!("watchdog fired after {secs} s");
+            f()
+        }
+    });
+    tx
+}
+
 fn big(s: &str) -> BigInt {
     s.parse().unwrap()
 }
@@ -91,7 +106,7 @@ fn values_negative_and_big() {
             continue;
         };
         let mut s = Smt::new(&cfg, "values").unwrap();
-        let (x, y, z, b) = (int("x"), int("y"), int("|odd name|"), boolean("b"));
+        let (x, y, z, b) = (int("x"), int("y"), int("odd name"), boolean("b"));
         let (free, never) = (int("free"), boolean("never_declared"));
         let huge = big("1267650600228229401496703205383"); // 2^100 + 7
         let neg_huge = big("-1208925819614629174706176"); // -2^80
@@ -134,10 +149,11 @@ fn assumptions_and_cores() {
         assert_eq!(core.len(), 2, "{kind}: {core:?}");
         assert!(core.contains(&lits[0]) && core.contains(&lits[1]), "{kind}");
         // a negative literal in the core, given back as the same term
-        let lits = vec![t(&c), mk_not(t(&d)), t(&a)];
+        let e = boolean("e");
+        let lits = vec![t(&e), mk_not(t(&d)), t(&b)];
         assert_eq!(s.check_sat_assuming(&lits).unwrap(), SatResult::Unsat);
         let core = s.unsat_assumptions().unwrap();
-        assert!(core.contains(&lits[0]) && core.contains(&lits[1]), "{kind}: {core:?}");
+        assert!(core.contains(&lits[1]) && core.contains(&lits[2]), "{kind}: {core:?}");
         assert!(core.iter().all(|l| lits.contains(l)));
         // assumptions do not stick
         assert_eq!(s.check_sat_assuming(&[t(&a)]).unwrap(), SatResult::Sat);
@@ -230,9 +246,11 @@ fn kill_switch_stops_a_running_query() {
             switch.kill_all();
             at
         });
+        let dog = watchdog(10, move || kill::sigkill(pid));
         let start = Instant::now();
         let res = s.check_sat();
         let returned = Instant::now();
+        drop(dog);
         let killed_at = killer.join().unwrap();
         assert_eq!(res, Err(SmtError::Killed), "{kind}");
         assert!(returned >= killed_at, "{kind}: answered before the kill");
@@ -362,4 +380,66 @@ fn bench_small_queries() {
              push+assert+check-sat-assuming+get-value|core+pop {mixed:?}/round"
         );
     }
+}
+
+/// A fake solver: a shell script running `body`.
+fn script(test: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = std::env::temp_dir().join(format!("chcsolve-{test}-{}.sh", std::process::id()));
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+#[test]
+fn chatty_stderr_does_not_block() {
+    let Some(cfg) = config(SolverKind::Z3, "chatty_stderr_does_not_block") else {
+        return;
+    };
+    // 1 MB on stderr before starting z3: far more than a pipe holds.
+    let body = format!(
+        "head -c 1000000 /dev/zero | tr '\\0' 'x' | fold -w 100 >&2\nexec {} \"$@\"",
+        cfg.path.display()
+    );
+    let path = script("chatty", &body);
+    let chatty = SolverConfig::new(SolverKind::Z3, &path);
+    let switch = chatty.kill.clone();
+    let dog = watchdog(10, move || switch.kill_all());
+    let mut s = Smt::new(&chatty, "chatty").unwrap();
+    drop(dog);
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn dead_solver_reports_stderr() {
+    let path = script("dies", "echo 'boom: out of cheese' >&2\nexit 3");
+    let cfg = SolverConfig::new(SolverKind::Z3, &path);
+    match Smt::new(&cfg, "dies") {
+        Err(SmtError::Spawn(m)) => assert!(m.contains("out of cheese"), "{m}"),
+        Err(e) => panic!("unexpected error {e}"),
+        Ok(_) => panic!("a dead solver started"),
+    }
+    // a solver that dies later, in the middle of a query
+    let Some(z3) = config(SolverKind::Z3, "dead_solver_reports_stderr") else {
+        return;
+    };
+    let mut s = Smt::new(&z3, "dies-later").unwrap();
+    s.assert(&mk_var("q", Sort::Bool)).unwrap();
+    kill::sigkill(s.pid());
+    let r = s.check_sat();
+    assert!(matches!(r, Err(SmtError::Io(_))), "{r:?}");
+    assert_eq!(s.check_sat(), r);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn unprintable_symbols_are_rejected() {
+    let Some(cfg) = config(SolverKind::Z3, "unprintable_symbols_are_rejected") else {
+        return;
+    };
+    let mut s = Smt::new(&cfg, "unprintable").unwrap();
+    let bad = mk_var("a|b", Sort::Bool);
+    assert!(matches!(s.assert(&bad), Err(SmtError::Solver(_))));
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
 }

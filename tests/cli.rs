@@ -1,0 +1,135 @@
+//! The `chcsolve` command as users see it: error lines on bad input, stdin, timeouts that
+//! leave no solver process behind, witnesses, `--help`.
+
+mod common;
+
+use common::{bench_dir, read_tsv};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn chcsolve() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chcsolve"))
+}
+
+#[test]
+fn bad_inputs_give_one_error_line_with_the_line_number() {
+    let dir = bench_dir().join("bad");
+    let rows = read_tsv(&dir.join("expected-errors.tsv"), &["path", "line", "what"]);
+    assert!(rows.len() >= 10);
+    for r in rows {
+        let out = chcsolve().arg(dir.join(&r[0])).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{}: exit status, output {stdout}", r[0]);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 1, "{}: expected one line, got {stdout}", r[0]);
+        assert!(lines[0].starts_with("(error \""), "{}: {}", r[0], lines[0]);
+        if r[1] != "0" {
+            let want = format!("(error \"line {}:", r[1]);
+            assert!(lines[0].starts_with(&want), "{}: want {want}, got {}", r[0], lines[0]);
+        }
+    }
+}
+
+#[test]
+fn reads_standard_input() {
+    let input = std::fs::read(bench_dir().join("gen/counter-10-unsat.smt2")).unwrap();
+    let mut child = chcsolve()
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn missing_file_is_an_input_error() {
+    let out = chcsolve().arg("/nonexistent/x.smt2").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("(error \"cannot read"));
+}
+
+/// Processes whose command line mentions `needle`.
+fn processes_with(needle: &str) -> Vec<String> {
+    let mut found = vec![];
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(needle) {
+                found.push(format!("{}: {cmd}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn timeout_is_honoured_and_kills_every_solver() {
+    // A z3 under a unique name, to find its processes afterwards.
+    let z3 = chcsolve::smt::find_solver(chcsolve::smt::SolverKind::Z3, None).expect("z3");
+    let dir = std::env::temp_dir().join(format!("chcsolve-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("z3-timeout-test");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&z3, &link).unwrap();
+    let start = Instant::now();
+    let out = chcsolve()
+        .args(["--timeout", "2", "--z3"])
+        .arg(&link)
+        .arg(bench_dir().join("gen/counter-1000000-unsat.smt2"))
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unknown");
+    assert!(took < Duration::from_millis(3000), "took {took:?} for --timeout 2");
+    std::thread::sleep(Duration::from_millis(200));
+    let left = processes_with(link.to_str().unwrap());
+    assert!(left.is_empty(), "solver processes left behind: {left:?}");
+}
+
+#[test]
+fn witnesses_are_printed() {
+    let sat = chcsolve()
+        .arg("--print-witness")
+        .arg(bench_dir().join("gen/counter-10-sat.smt2"))
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&sat.stdout);
+    assert!(s.starts_with("sat\n"), "{s}");
+    assert!(s.contains("(define-fun P ((x0 Int)) Bool"), "{s}");
+    let unsat = chcsolve()
+        .arg("--print-witness")
+        .arg(bench_dir().join("gen/counter-10-unsat.smt2"))
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&unsat.stdout);
+    assert!(s.starts_with("unsat\n"), "{s}");
+    assert!(s.contains("(step 11 "), "counterexample of 12 steps expected: {s}");
+}
+
+#[test]
+fn help_explains_every_option() {
+    let out = chcsolve().arg("--help").output().unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    for opt in [
+        "--engine", "--solver", "--timeout", "--print-witness", "--stats", "--tee", "--z3", "--yices",
+        "--smtinterpol", "--verbose",
+    ] {
+        assert!(s.contains(opt), "--help does not mention {opt}");
+    }
+}
+
+#[test]
+fn stats_report_validation() {
+    let out = chcsolve()
+        .arg("--stats")
+        .arg(bench_dir().join("gen/counter-10-sat.smt2"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("; validations: 1 (failed: 0)"), "{err}");
+}

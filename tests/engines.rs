@@ -1,0 +1,122 @@
+//! Every engine on the problems of `bench-chc/` with answers known by construction.
+//! Each sat/unsat is re-validated here, on top of the validation inside the solver.
+
+mod common;
+
+use chcsolve::engine::EngineKind;
+use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
+use chcsolve::{solve_str, validate, Options, Verdict};
+use common::{bench_dir, read_tsv};
+use std::time::Duration;
+
+/// Problems the default portfolio may leave unknown within the test's time limit, and why.
+/// Everything else in bench-chc/expected.tsv must be answered correctly.
+const HARD: &[(&str, &str)] = &[
+    ("gen/counter-100000-unsat.smt2", "counterexample of 10^5 steps: needs acceleration (ABMC)"),
+    ("gen/counter-1000000-unsat.smt2", "counterexample of 10^6 steps: needs acceleration (ABMC)"),
+    ("gen/updown-100000-unsat.smt2", "counterexample of 10^5 steps: needs acceleration (ABMC)"),
+    ("gen/nested-20x50-unsat.smt2", "counterexample of ~1000 steps through nested loops"),
+    ("gen/phase-1000-unsat.smt2", "counterexample of 2000 steps through two phases"),
+];
+
+fn z3() -> SolverConfig {
+    SolverConfig::new(SolverKind::Z3, find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"))
+}
+
+/// Solves `path` and checks the answer is not wrong; re-validates any witness.
+/// Returns the verdict word.
+fn run(path: &str, expected: &str, engines: Vec<EngineKind>, secs: u64) -> &'static str {
+    let file = bench_dir().join(path);
+    let input = std::fs::read_to_string(&file).unwrap();
+    let opts = Options {
+        engines,
+        timeout: Some(Duration::from_secs(secs)),
+        ..Options::default()
+    };
+    let out = solve_str(&input, &opts).unwrap_or_else(|e| panic!("{path}: {e}"));
+    match &out.verdict {
+        Verdict::Sat(m) => {
+            validate::check_model(&out.system, m, &z3(), None).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        Verdict::Unsat(c) => {
+            validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        Verdict::Unknown(_) => {}
+    }
+    let got = out.verdict.word();
+    assert!(
+        got == "unknown" || got == expected,
+        "{path}: WRONG answer {got}, expected {expected}"
+    );
+    assert_eq!(out.stats.validation_failures, 0, "{path}: a witness failed validation");
+    got
+}
+
+/// Runs `f` over the rows on two threads (the machine has two cores).
+fn par_rows(rows: Vec<Vec<String>>, f: impl Fn(&str, &str) -> Option<String> + Sync) -> Vec<String> {
+    let rows = std::sync::Mutex::new(rows);
+    let failures = std::sync::Mutex::new(vec![]);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some(r) = rows.lock().unwrap().pop() else { break };
+                if let Some(fail) = f(&r[0], &r[1]) {
+                    failures.lock().unwrap().push(fail);
+                }
+            });
+        }
+    });
+    failures.into_inner().unwrap()
+}
+
+#[test]
+fn portfolio_answers_every_known_problem() {
+    let rows = read_tsv(&bench_dir().join("expected.tsv"), &["path", "expected"]);
+    assert!(rows.len() >= 40, "bench-chc/expected.tsv lists too few problems");
+    let failures = par_rows(rows, |path, expected| {
+        let hard = HARD.iter().any(|(h, _)| *h == path);
+        let got = run(path, expected, vec![], if hard { 3 } else { 30 });
+        (!hard && got != expected).then(|| format!("{path}: {got}, expected {expected}"))
+    });
+    assert!(failures.is_empty(), "unsolved: {failures:#?}");
+}
+
+#[test]
+fn bmc_finds_counterexamples_of_depth_50_and_more() {
+    for (path, min_steps) in [("gen/counter-50-unsat.smt2", 50), ("gen/counter-1000-unsat.smt2", 1000)] {
+        let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
+        let opts = Options {
+            engines: vec![EngineKind::Bmc],
+            timeout: Some(Duration::from_secs(60)),
+            ..Options::default()
+        };
+        let out = solve_str(&input, &opts).unwrap();
+        let Verdict::Unsat(cex) = &out.verdict else {
+            panic!("{path}: expected unsat, got {}", out.verdict.word())
+        };
+        assert!(cex.len() > min_steps, "{path}: counterexample of {} steps", cex.len());
+        validate::check_cex(&out.system, cex).unwrap();
+    }
+}
+
+#[test]
+fn every_engine_is_never_wrong_on_unsat_problems() {
+    let rows: Vec<Vec<String>> = read_tsv(&bench_dir().join("expected.tsv"), &["path", "expected"])
+        .into_iter()
+        .filter(|r| r[1] == "unsat" && !HARD.iter().any(|(h, _)| *h == r[0]))
+        .collect();
+    for e in [EngineKind::Bmc, EngineKind::Kind] {
+        let failures = par_rows(rows.clone(), |path, expected| {
+            let got = run(path, expected, vec![e], 30);
+            (got != expected).then(|| format!("{}: {path}: {got}", e.name()))
+        });
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+}
+
+#[test]
+fn kind_proves_safety_with_a_validated_model() {
+    for path in ["gen/counter-100-sat.smt2", "hand/let-sat.smt2", "gen/mod2-sat.smt2"] {
+        assert_eq!(run(path, "sat", vec![EngineKind::Kind], 30), "sat", "{path}");
+    }
+}
