@@ -177,9 +177,15 @@ impl Run<'_> {
             psys.clauses.len(),
             self.stats.preprocess_seconds
         );
+        let t = Instant::now();
         let Some(adapter) = TsAdapter::new(&psys) else {
             return Verdict::Unknown("non-linear clauses remain after preprocessing".into());
         };
+        log::info!(
+            "transition system: {} state variables, built in {:.2}s",
+            adapter.ts.state.len(),
+            t.elapsed().as_secs_f64()
+        );
         // Queries that need no predicate: satisfiable constraint means a one-step derivation.
         for &q in &adapter.direct_queries {
             let c = &psys.clauses[q.idx()];

@@ -83,6 +83,10 @@ pub struct TsAdapter {
     /// Clauses with neither body nor head: `constraint => false`.
     pub direct_queries: Vec<ClauseId>,
     preds: Vec<PredId>,
+    /// Location value of each predicate (by predicate index).
+    loc_of: Vec<usize>,
+    /// Position of each state variable.
+    state_pos: FxHashMap<Var, usize>,
 }
 
 fn default_of(s: Sort) -> Term {
@@ -168,8 +172,14 @@ impl TsAdapter {
             steps: vec![],
             queries: vec![],
             direct_queries: vec![],
+            loc_of: vec![0; sys.preds.len()],
+            state_pos: FxHashMap::default(),
             preds,
         };
+        for (i, p) in a.preds.iter().enumerate() {
+            a.loc_of[p.idx()] = i;
+        }
+        a.state_pos = a.ts.state.iter().enumerate().map(|(i, v)| (v.clone(), i)).collect();
         for (i, c) in sys.clauses.iter().enumerate() {
             let id = ClauseId(i as u32);
             match (c.body.is_empty(), c.head.is_none()) {
@@ -196,12 +206,11 @@ impl TsAdapter {
     }
 
     fn loc_value(&self, p: PredId) -> Term {
-        mk_int(self.preds.iter().position(|q| *q == p).unwrap() as i64)
+        mk_int(self.loc_of[p.idx()] as i64)
     }
 
     fn next_of(&self, v: &Var) -> Var {
-        let j = self.ts.state.iter().position(|s| s == v).unwrap();
-        self.ts.next[j].clone()
+        self.ts.next[self.state_pos[v]].clone()
     }
 
     /// The disjunct of clause `c`; `role` prefixes its local variables.

@@ -113,7 +113,7 @@ pub fn strengthening(ts: &TransitionSystem, k: usize) -> Term {
             .into_iter()
             .filter(|v| !ts.state.contains(v))
             .collect();
-        conj.push(mk_not(mk_exists(bound, path)));
+        conj.push(mk_not(mk_exists_elim(bound, path)));
     }
     mk_and(conj)
 }

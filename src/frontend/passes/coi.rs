@@ -37,32 +37,59 @@ impl Pass for ConeOfInfluence {
     }
 
     fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+        // Forward: a predicate is reachable once some clause defining it has all its body
+        // predicates reachable (Horn propagation with counters).
+        let n = sys.preds.len();
+        let mut using: Vec<Vec<usize>> = vec![vec![]; n];
+        let mut defining: Vec<Vec<usize>> = vec![vec![]; n];
+        let mut missing: Vec<usize> = vec![];
+        for (i, c) in sys.clauses.iter().enumerate() {
+            let mut body: Vec<PredId> = c.body.iter().map(|b| b.pred).collect();
+            body.sort();
+            body.dedup();
+            for p in &body {
+                using[p.idx()].push(i);
+            }
+            if let Some(h) = &c.head {
+                defining[h.pred.idx()].push(i);
+            }
+            missing.push(body.len());
+        }
         let mut reach: FxHashSet<PredId> = FxHashSet::default();
-        loop {
-            let before = reach.len();
-            for c in &sys.clauses {
-                if let Some(h) = &c.head {
-                    if c.body.iter().all(|b| reach.contains(&b.pred)) {
-                        reach.insert(h.pred);
+        let mut work: Vec<usize> = (0..sys.clauses.len()).filter(|&i| missing[i] == 0).collect();
+        while let Some(i) = work.pop() {
+            let Some(h) = &sys.clauses[i].head else { continue };
+            if reach.insert(h.pred) {
+                for &j in &using[h.pred.idx()] {
+                    missing[j] -= 1;
+                    if missing[j] == 0 {
+                        work.push(j);
                     }
                 }
             }
-            if reach.len() == before {
-                break;
-            }
         }
         let enabled = |c: &crate::frontend::Clause| c.body.iter().all(|b| reach.contains(&b.pred));
+        // Backward: body predicates of enabled queries, then of enabled clauses defining a
+        // relevant predicate.
         let mut relevant: FxHashSet<PredId> = FxHashSet::default();
-        loop {
-            let before = relevant.len();
-            for c in sys.clauses.iter().filter(|c| enabled(c)) {
-                let useful = c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred));
-                if useful {
-                    relevant.extend(c.body.iter().map(|b| b.pred));
+        let mut work: Vec<PredId> = vec![];
+        for c in sys.clauses.iter().filter(|c| c.is_query() && enabled(c)) {
+            for b in &c.body {
+                if relevant.insert(b.pred) {
+                    work.push(b.pred);
                 }
             }
-            if relevant.len() == before {
-                break;
+        }
+        while let Some(p) = work.pop() {
+            for &i in &defining[p.idx()] {
+                let c = &sys.clauses[i];
+                if enabled(c) {
+                    for b in &c.body {
+                        if relevant.insert(b.pred) {
+                            work.push(b.pred);
+                        }
+                    }
+                }
             }
         }
         let mut out = ChcSystem {

@@ -6,7 +6,7 @@ use super::simplify::simplify_clause;
 use super::{expand_cex, BackTranslate, Cex, Model, Origin, Pass};
 use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
 use crate::logic::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub struct Inline;
 
@@ -49,7 +49,7 @@ fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated) -> Term {
         }
         let body = mk_and(conj);
         let bound: Vec<Var> = d.vars().into_iter().filter(|v| !ren.contains_key(v)).collect();
-        disj.push(mk_exists(bound, body));
+        disj.push(mk_exists_elim(bound, body));
     }
     mk_or(disj)
 }
@@ -155,40 +155,62 @@ impl Pass for Inline {
     }
 
     fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
-        let mut clauses: Vec<(Clause, Origin)> = sys
+        // Live clauses (None once resolved away), and per predicate the live clauses
+        // defining and using it.
+        let mut clauses: Vec<Option<(Clause, Origin)>> = sys
             .clauses
             .iter()
             .enumerate()
-            .map(|(i, c)| (c.clone(), Origin::same(crate::frontend::ClauseId(i as u32))))
+            .map(|(i, c)| Some((c.clone(), Origin::same(crate::frontend::ClauseId(i as u32)))))
             .collect();
+        let n = sys.preds.len();
+        let mut defs_of: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
+        let mut uses_of: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
+        let index = |i: usize, c: &Clause, defs_of: &mut Vec<FxHashSet<usize>>, uses_of: &mut Vec<FxHashSet<usize>>, add: bool| {
+            if let Some(h) = &c.head {
+                if add {
+                    defs_of[h.pred.idx()].insert(i);
+                } else {
+                    defs_of[h.pred.idx()].remove(&i);
+                }
+            }
+            for b in &c.body {
+                if add {
+                    uses_of[b.pred.idx()].insert(i);
+                } else {
+                    uses_of[b.pred.idx()].remove(&i);
+                }
+            }
+        };
+        for (i, c) in clauses.iter().enumerate() {
+            index(i, &c.as_ref().unwrap().0, &mut defs_of, &mut uses_of, true);
+        }
         let mut eliminated = vec![];
         let mut fresh = 0usize;
         for p in sys.pred_ids() {
-            let defs: Vec<usize> = (0..clauses.len())
-                .filter(|&i| clauses[i].0.head.as_ref().map(|h| h.pred) == Some(p))
-                .collect();
-            let uses: Vec<usize> = (0..clauses.len())
-                .filter(|&i| clauses[i].0.body.iter().any(|b| b.pred == p))
-                .collect();
+            let mut defs: Vec<usize> = defs_of[p.idx()].iter().copied().collect();
+            let mut uses: Vec<usize> = uses_of[p.idx()].iter().copied().collect();
+            defs.sort_unstable();
+            uses.sort_unstable();
             if defs.is_empty() || uses.is_empty() || (defs.len() > 1 && uses.len() > 1) {
                 continue;
             }
+            let get = |i: usize| &clauses[i].as_ref().unwrap().0;
             let recursive = defs.iter().any(|i| uses.contains(i));
             let once = uses
                 .iter()
-                .all(|&i| clauses[i].0.body.iter().filter(|b| b.pred == p).count() == 1);
-            let stays_linear = defs.iter().all(|&d| {
-                uses.iter()
-                    .all(|&u| clauses[d].0.body.len() + clauses[u].0.body.len() <= 2)
-            });
+                .all(|&i| get(i).body.iter().filter(|b| b.pred == p).count() == 1);
+            let stays_linear = defs
+                .iter()
+                .all(|&d| uses.iter().all(|&u| get(d).body.len() + get(u).body.len() <= 2));
             if recursive || !once || !stays_linear {
                 continue;
             }
             let mut new = vec![];
             for &d in &defs {
                 for &u in &uses {
-                    let (dc, dorig) = &clauses[d];
-                    let (uc, uorig) = &clauses[u];
+                    let (dc, dorig) = clauses[d].as_ref().unwrap();
+                    let (uc, uorig) = clauses[u].as_ref().unwrap();
                     let (r, o) = resolve(dc, dorig, uc, uorig, &mut fresh);
                     if r.constraint.as_bool() != Some(false) {
                         new.push((r, o));
@@ -197,16 +219,19 @@ impl Pass for Inline {
             }
             eliminated.push(Eliminated {
                 pred: p,
-                defs: defs.iter().map(|&i| clauses[i].0.clone()).collect(),
+                defs: defs.iter().map(|&i| get(i).clone()).collect(),
             });
-            let mut i = 0;
-            clauses.retain(|_| {
-                i += 1;
-                !defs.contains(&(i - 1)) && !uses.contains(&(i - 1))
-            });
-            clauses.extend(new);
+            for &i in defs.iter().chain(&uses) {
+                if let Some((c, _)) = clauses[i].take() {
+                    index(i, &c, &mut defs_of, &mut uses_of, false);
+                }
+            }
+            for (c, o) in new {
+                index(clauses.len(), &c, &mut defs_of, &mut uses_of, true);
+                clauses.push(Some((c, o)));
+            }
         }
-        let (cls, origins): (Vec<Clause>, Vec<Origin>) = clauses.into_iter().unzip();
+        let (cls, origins): (Vec<Clause>, Vec<Origin>) = clauses.into_iter().flatten().unzip();
         let out = ChcSystem {
             preds: sys.preds.clone(),
             clauses: cls,

@@ -99,12 +99,14 @@ pub fn preprocess(sys: &ChcSystem) -> (ChcSystem, Vec<Box<dyn BackTranslate>>) {
     let mut cur = sys.clone();
     let mut backs = vec![];
     for p in passes {
+        let t = std::time::Instant::now();
         let (next, back) = p.apply(&cur);
         log::debug!(
-            "pass {}: {} clauses -> {}",
+            "pass {}: {} clauses -> {} in {:.3}s",
             p.name(),
             cur.clauses.len(),
-            next.clauses.len()
+            next.clauses.len(),
+            t.elapsed().as_secs_f64()
         );
         cur = next;
         backs.push(back);

@@ -4,7 +4,6 @@
 use super::{BackTranslate, ClauseMap, Origin, Pass};
 use crate::frontend::chc::{ChcSystem, Clause, ClauseId, PredApp};
 use crate::logic::*;
-use num_traits::{One, Signed};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub struct Simplify;
@@ -33,42 +32,6 @@ impl Pass for Simplify {
             old: sys.clone(),
         };
         (out, Box::new(back))
-    }
-}
-
-/// A definition `v = t` read off a conjunct, if the conjunct has that shape.
-fn definition(conj: &Term) -> Option<(Var, Term)> {
-    match conj.get() {
-        TermNode::Var(v) => Some((v.clone(), mk_true())),
-        TermNode::Not(b) => b.as_var().map(|v| (v.clone(), mk_false())),
-        TermNode::Iff(a, b) => {
-            if let Some(v) = a.as_var() {
-                if !free_vars(b).contains(v) {
-                    return Some((v.clone(), b.clone()));
-                }
-            }
-            let v = b.as_var()?;
-            (!free_vars(a).contains(v)).then(|| (v.clone(), a.clone()))
-        }
-        TermNode::EqZ(l) => {
-            // c*v + rest = 0 with c = +-1  gives  v = -rest/c
-            for (t, c) in &l.terms {
-                let Some(v) = t.as_var() else { continue };
-                if !c.abs().is_one() {
-                    continue;
-                }
-                let mut rest = l.clone();
-                rest.terms.retain(|(s, _)| s != t);
-                let rest_t = mk_lin(rest.clone());
-                if free_vars(&rest_t).contains(v) {
-                    continue;
-                }
-                let rhs = if c.is_positive() { rest.neg() } else { rest };
-                return Some((v.clone(), mk_lin(rhs)));
-            }
-            None
-        }
-        _ => None,
     }
 }
 
