@@ -2,7 +2,7 @@
 (set-logic HORN)
 (declare-fun P (Int) Bool)
 (assert (forall ((x Int)) (=> (= x 0) (P x))))
-(check-sat)
 (assert (forall ((x Int)) (=> (and (P x) (> x 0)) false)))
+(check-sat)
 (check-sat)
 (exit)

@@ -1,10 +1,11 @@
 ; expected: sat
-; Clauses written without =>: the fact and the step as disjunctions, the query as
-; (not (and ...)). x counts 0..5 (guard < 5), so x > 5 never holds.
+; A forall without =>: the fact (forall ((x Int)) (P x x)) is just the head, and
+; the query is (not (and ...)). Both arguments move together, so x = y always
+; and the query (x /= y) never fires.
 (set-logic HORN)
-(declare-fun P (Int) Bool)
-(assert (forall ((x Int)) (or (not (= x 0)) (P x))))
-(assert (forall ((x Int) (y Int)) (or (not (P x)) (not (< x 5)) (not (= y (+ x 1))) (P y))))
-(assert (forall ((x Int)) (not (and (P x) (> x 5)))))
+(declare-fun P (Int Int) Bool)
+(assert (forall ((x Int)) (P x x)))
+(assert (forall ((x Int) (y Int) (a Int) (b Int)) (=> (and (P x y) (= a (+ x 1)) (= b (+ y 1))) (P a b))))
+(assert (forall ((x Int) (y Int)) (not (and (P x y) (distinct x y)))))
 (check-sat)
 (exit)
