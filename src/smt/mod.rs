@@ -18,6 +18,7 @@
 
 mod kill;
 mod parse;
+mod process;
 mod solver;
 #[cfg(test)]
 mod tests;
@@ -265,7 +266,9 @@ pub fn find_solver(kind: SolverKind, explicit: Option<&Path>) -> Result<PathBuf,
 fn is_usable(kind: SolverKind, p: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     match std::fs::metadata(p) {
-        Ok(m) if m.is_file() => kind == SolverKind::SmtInterpol || m.permissions().mode() & 0o111 != 0,
+        Ok(m) if m.is_file() => {
+            kind == SolverKind::SmtInterpol || m.permissions().mode() & 0o111 != 0
+        }
         _ => false,
     }
 }

@@ -58,11 +58,12 @@ impl Sexp {
     /// The message of an `(error "msg")` answer.
     pub(super) fn error_message(&self) -> Option<String> {
         match self {
-            Sexp::List(v) if v.len() == 2 && v[0] == Sexp::Atom("error".into()) => Some(match &v[1]
-            {
-                Sexp::Atom(m) => m.trim_matches('"').replace("\"\"", "\""),
-                other => format!("{other:?}"),
-            }),
+            Sexp::List(v) if v.len() == 2 && v[0] == Sexp::Atom("error".into()) => {
+                Some(match &v[1] {
+                    Sexp::Atom(m) => m.trim_matches('"').replace("\"\"", "\""),
+                    other => format!("{other:?}"),
+                })
+            }
             _ => None,
         }
     }
@@ -124,7 +125,9 @@ impl SexpReader<'_> {
                     match self.s.get(self.i) {
                         None => return Err("unclosed quoted symbol or string".into()),
                         // `""` is an escaped quote inside a string literal
-                        Some(&c) if c == q && q == b'"' && self.s.get(self.i + 1) == Some(&b'"') => {
+                        Some(&c)
+                            if c == q && q == b'"' && self.s.get(self.i + 1) == Some(&b'"') =>
+                        {
                             self.i += 2
                         }
                         Some(&c) if c == q => {

@@ -2,25 +2,18 @@
 
 use super::kill::{is_alive, sigkill};
 use super::parse::{side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
+use super::process::{
+    command_line, default_value, drain_stderr, read_pid, sort_name, wait_tail, StderrTail, LAUNCHER,
+};
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
-use crate::logic::{free_vars, smt_symbol, Assignment, Sort, SmtTerm, Term, Value, Var};
-use num_bigint::BigInt;
+use crate::logic::{free_vars, smt_symbol, Assignment, SmtTerm, Term, Value, Var};
 use rsmt2::errors::{Error as RError, ErrorKind as RKind};
 use rsmt2::{SmtConf, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// The shell script that starts every solver: prints the shell's PID (rsmt2 hides the PID of
-/// the processes it spawns), waits for a line on stdin (sent once the stderr drain is in
-/// place), then becomes the solver, so the PID is the solver's.
-const LAUNCHER: &str = "echo $$; read go || exit 1; exec \"$0\" \"$@\"";
-
-/// Number of stderr lines kept to explain a solver's death.
-const STDERR_TAIL: usize = 20;
 
 /// Numbers the tee files of this process.
 static TEE_COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -68,8 +61,8 @@ impl Smt {
         let describe = || format!("{} {}", program, args.join(" "));
         let mut solver = Solver::new(conf, AnswerParser)
             .map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
-        let pid = read_pid(&mut solver)
-            .map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
+        let pid =
+            read_pid(&mut solver).map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
         if !cfg.kill.register(pid) {
             return Err(SmtError::Killed);
         }
@@ -92,7 +85,8 @@ impl Smt {
             stats: SmtStats::default(),
         };
         // Lets the launcher start the solver (the shell reads its line byte by byte).
-        smt.send("\n").map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
+        smt.send("\n")
+            .map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
         if let Some(dir) = &cfg.tee_dir {
             smt.start_tee(dir, &describe())?;
         }
@@ -110,7 +104,13 @@ impl Smt {
         let name: String = self
             .label
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         let path = dir.join(format!("{name}-{n}.smt2"));
         self.solver
@@ -442,7 +442,9 @@ impl Smt {
 
     /// Reads one answer outside of rsmt2's parser; `(error ...)` answers are errors.
     fn read_answer(&mut self) -> Result<(String, Sexp), SmtError> {
-        let res = side_parser(&mut self.solver).get_sexpr().map(str::to_string);
+        let res = side_parser(&mut self.solver)
+            .get_sexpr()
+            .map(str::to_string);
         let text = self.check(res)?;
         let e = Sexp::parse(&text).map_err(|m| self.broken(SmtError::Solver(m)))?;
         if let Some(m) = e.error_message() {
@@ -459,6 +461,9 @@ impl Smt {
     fn fail(&mut self, e: RError) -> SmtError {
         let err = if self.killed || self.kill.is_killed() {
             SmtError::Killed
+        } else if let RKind::SolverError(m) = e.kind() {
+            // An answer: the solver is alive, but an earlier answer may still be pending.
+            SmtError::Solver(m.clone())
         } else if !self.alive_after_error() {
             let tail = self.tail();
             SmtError::Io(format!(
@@ -469,7 +474,6 @@ impl Smt {
             ))
         } else {
             match e.kind() {
-                RKind::SolverError(m) => SmtError::Solver(m.clone()),
                 RKind::Io(io) => SmtError::Io(io.to_string()),
                 RKind::IoError(m) => SmtError::Io(m.clone()),
                 _ => SmtError::Solver(e.to_string()),
@@ -502,17 +506,7 @@ impl Smt {
 
     /// The last lines of stderr, after waiting a little for the drain to reach the end.
     fn tail(&self) -> Vec<String> {
-        for _ in 0..100 {
-            match self.stderr_tail.lock() {
-                Ok(t) if !t.done => {}
-                _ => break,
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        match self.stderr_tail.lock() {
-            Ok(t) => t.lines.iter().cloned().collect(),
-            Err(_) => vec![],
-        }
+        wait_tail(&self.stderr_tail, Duration::from_millis(100))
     }
 }
 
@@ -528,102 +522,10 @@ impl Drop for Smt {
             }
             std::thread::sleep(Duration::from_micros(100));
         }
-        log::debug!("[{}] stopped after {} queries", self.label, self.stats.queries);
-    }
-}
-
-/// Program and arguments for a solver kind.
-fn command_line(cfg: &SolverConfig) -> (String, Vec<String>) {
-    let path = cfg.path.to_string_lossy().into_owned();
-    let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
-    match cfg.kind {
-        SolverKind::Z3 => (path, s(&["-in", "-smt2"])),
-        SolverKind::Yices => (path, s(&["--incremental"])),
-        SolverKind::Cvc5 => (path, s(&["--incremental", "--produce-models", "--lang", "smt2"])),
-        SolverKind::SmtInterpol => ("java".into(), vec!["-jar".into(), path, "-q".into()]),
-    }
-}
-
-/// Reads the PID line printed by [`LAUNCHER`], before anything else is read.
-fn read_pid<R: Read>(r: &mut R) -> Result<i32, String> {
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while line.len() < 32 {
-        match r.read(&mut byte) {
-            Ok(0) => return Err("the process exited at once".into()),
-            Ok(_) if byte[0] == b'\n' => break,
-            Ok(_) => line.push(byte[0]),
-            Err(e) => return Err(format!("reading its PID: {e}")),
-        }
-    }
-    let text = String::from_utf8_lossy(&line);
-    text.trim()
-        .parse()
-        .map_err(|_| format!("expected a PID, got `{text}`"))
-}
-
-/// The last lines a solver wrote on stderr.
-#[derive(Default)]
-struct StderrTail {
-    lines: VecDeque<String>,
-    /// Set when the drain reached the end of the stream (or never started).
-    done: bool,
-}
-
-/// Drains the solver's stderr (which rsmt2 pipes but never reads) through
-/// `/proc/PID/fd/2`, logging each line at debug level and keeping the last ones.
-fn drain_stderr(pid: i32, label: &str) -> Arc<Mutex<StderrTail>> {
-    let tail = Arc::new(Mutex::new(StderrTail::default()));
-    let file = match std::fs::File::open(format!("/proc/{pid}/fd/2")) {
-        Ok(f) => f,
-        Err(e) => {
-            log::debug!("[{label}] cannot drain stderr of pid {pid}: {e}");
-            tail.lock().unwrap().done = true;
-            return tail;
-        }
-    };
-    let (t, label) = (tail.clone(), label.to_string());
-    let spawned = std::thread::Builder::new()
-        .name(format!("stderr-{label}"))
-        .spawn(move || {
-            let mut reader = BufReader::new(file);
-            let mut buf = Vec::new();
-            // Lines, not necessarily UTF-8; a very long "line" is cut at 64 KiB.
-            while let Ok(n) = (&mut reader).take(1 << 16).read_until(b'\n', &mut buf) {
-                if n == 0 {
-                    break;
-                }
-                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                buf.clear();
-                log::debug!("[{label}] stderr: {line}");
-                if let Ok(mut t) = t.lock() {
-                    if t.lines.len() == STDERR_TAIL {
-                        t.lines.pop_front();
-                    }
-                    t.lines.push_back(line);
-                }
-            }
-            if let Ok(mut t) = t.lock() {
-                t.done = true;
-            }
-        });
-    if let Err(e) = spawned {
-        log::debug!("cannot start a stderr thread: {e}");
-        tail.lock().unwrap().done = true;
-    }
-    tail
-}
-
-fn sort_name(s: Sort) -> &'static str {
-    match s {
-        Sort::Int => "Int",
-        Sort::Bool => "Bool",
-    }
-}
-
-fn default_value(s: Sort) -> Value {
-    match s {
-        Sort::Int => Value::Int(BigInt::from(0)),
-        Sort::Bool => Value::Bool(false),
+        log::debug!(
+            "[{}] stopped after {} queries",
+            self.label,
+            self.stats.queries
+        );
     }
 }

@@ -62,7 +62,10 @@ fn names_round_trip() {
         assert_eq!(k.to_string().parse::<SolverKind>().unwrap(), k);
     }
     assert!("boolector".parse::<SolverKind>().is_err());
-    let e = find_solver(SolverKind::Z3, Some(std::path::Path::new("/nonexistent/z3")));
+    let e = find_solver(
+        SolverKind::Z3,
+        Some(std::path::Path::new("/nonexistent/z3")),
+    );
     assert!(e.unwrap_err().contains("/nonexistent/z3"));
     fn is_send<T: Send>() {}
     is_send::<Smt>();
@@ -91,10 +94,15 @@ fn sat_unsat_basics() {
         assert_eq!(s.check_sat().unwrap(), SatResult::Unsat, "{kind}");
         // div/mod by constants are in the fragment
         let mut s = Smt::new(&cfg, "divmod").unwrap();
-        s.assert(&mk_eq(mk_mod(t(&x), big("7")), mk_int(3))).unwrap();
-        s.assert(&mk_eq(mk_div(t(&x), big("7")), mk_int(-2))).unwrap();
+        s.assert(&mk_eq(mk_mod(t(&x), big("7")), mk_int(3)))
+            .unwrap();
+        s.assert(&mk_eq(mk_div(t(&x), big("7")), mk_int(-2)))
+            .unwrap();
         assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
-        assert_eq!(s.get_values(&[x.clone()]).unwrap(), vec![Value::Int((-11).into())]);
+        assert_eq!(
+            s.get_values(std::slice::from_ref(&x)).unwrap(),
+            vec![Value::Int((-11).into())]
+        );
         assert_eq!(s.stats().queries, 1);
     }
 }
@@ -117,7 +125,14 @@ fn values_negative_and_big() {
         s.declare(&free).unwrap();
         assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
         let vals = s
-            .get_values(&[x.clone(), y.clone(), z.clone(), b.clone(), free.clone(), never.clone()])
+            .get_values(&[
+                x.clone(),
+                y.clone(),
+                z.clone(),
+                b.clone(),
+                free.clone(),
+                never.clone(),
+            ])
             .unwrap();
         assert_eq!(vals[0], Value::Int((-5).into()), "{kind}");
         assert_eq!(vals[1], Value::Int(huge.clone()), "{kind}");
@@ -138,9 +153,12 @@ fn assumptions_and_cores() {
         let mut s = Smt::new(&cfg, "cores").unwrap();
         let x = int("x");
         let (a, b, c, d) = (boolean("a"), boolean("b"), boolean("c"), boolean("d"));
-        s.assert(&mk_implies(t(&a), mk_gt(t(&x), mk_int(5)))).unwrap();
-        s.assert(&mk_implies(t(&b), mk_lt(t(&x), mk_int(0)))).unwrap();
-        s.assert(&mk_implies(t(&c), mk_eq(t(&x), mk_int(3)))).unwrap();
+        s.assert(&mk_implies(t(&a), mk_gt(t(&x), mk_int(5))))
+            .unwrap();
+        s.assert(&mk_implies(t(&b), mk_lt(t(&x), mk_int(0))))
+            .unwrap();
+        s.assert(&mk_implies(t(&c), mk_eq(t(&x), mk_int(3))))
+            .unwrap();
         s.assert(&mk_implies(mk_not(t(&d)), mk_gt(t(&x), mk_int(100))))
             .unwrap();
         let lits = vec![t(&a), t(&b), mk_not(t(&c))];
@@ -153,7 +171,10 @@ fn assumptions_and_cores() {
         let lits = vec![t(&e), mk_not(t(&d)), t(&b)];
         assert_eq!(s.check_sat_assuming(&lits).unwrap(), SatResult::Unsat);
         let core = s.unsat_assumptions().unwrap();
-        assert!(core.contains(&lits[1]) && core.contains(&lits[2]), "{kind}: {core:?}");
+        assert!(
+            core.contains(&lits[1]) && core.contains(&lits[2]),
+            "{kind}: {core:?}"
+        );
         assert!(core.iter().all(|l| lits.contains(l)));
         // assumptions do not stick
         assert_eq!(s.check_sat_assuming(&[t(&a)]).unwrap(), SatResult::Sat);
@@ -185,7 +206,10 @@ fn push_pop() {
         s.push().unwrap();
         s.assert(&mk_eq(t(&z), mk_int(-1))).unwrap(); // declared again
         assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
-        assert_eq!(s.get_values(&[z.clone()]).unwrap(), vec![Value::Int((-1).into())]);
+        assert_eq!(
+            s.get_values(std::slice::from_ref(&z)).unwrap(),
+            vec![Value::Int((-1).into())]
+        );
         s.pop().unwrap();
         assert!(s.pop().is_err());
         assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
@@ -200,9 +224,13 @@ fn raw_commands_and_errors() {
     let mut s = Smt::new(&cfg, "raw").unwrap();
     let x = int("x");
     s.declare(&x).unwrap();
-    s.raw("(assert (forall ((k Int)) (=> (> k x) (> k 7))))").unwrap();
+    s.raw("(assert (forall ((k Int)) (=> (> k x) (> k 7))))")
+        .unwrap();
     assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
-    assert_eq!(s.get_values(&[x.clone()]).unwrap(), vec![Value::Int(7.into())]);
+    assert_eq!(
+        s.get_values(std::slice::from_ref(&x)).unwrap(),
+        vec![Value::Int(7.into())]
+    );
     assert_eq!(s.raw_query("(get-info :name)").unwrap(), "(:name \"Z3\")");
     // a solver error breaks the solver for good
     s.raw("(assert (> undeclared_symbol 0))").unwrap();
@@ -269,7 +297,10 @@ fn kill_switch_stops_a_running_query() {
         drop(bystander);
         for p in [pid, pid2] {
             assert!(!kill::is_alive(p), "{kind}: pid {p} still alive");
-            assert!(!kill::child_pids().contains(&p), "{kind}: pid {p} not reaped");
+            assert!(
+                !kill::child_pids().contains(&p),
+                "{kind}: pid {p} not reaped"
+            );
         }
         assert_eq!(cfg.kill.live(), 0);
     }
@@ -307,9 +338,10 @@ fn tee_is_replayable() {
             let (x, a) = (int("x"), boolean("a"));
             s.assert(&mk_le(t(&x), mk_int(-3))).unwrap();
             answers.push(s.check_sat().unwrap());
-            s.get_values(&[x.clone()]).unwrap();
+            s.get_values(std::slice::from_ref(&x)).unwrap();
             s.push().unwrap();
-            s.assert(&mk_implies(t(&a), mk_ge(t(&x), mk_int(0)))).unwrap();
+            s.assert(&mk_implies(t(&a), mk_ge(t(&x), mk_int(0))))
+                .unwrap();
             answers.push(s.check_sat_assuming(&[t(&a)]).unwrap());
             s.unsat_assumptions().unwrap();
             s.pop().unwrap();
@@ -322,7 +354,10 @@ fn tee_is_replayable() {
             .collect();
         assert_eq!(files.len(), 1, "{files:?}");
         let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
-        assert!(name.starts_with("tee_test-") && name.ends_with(".smt2"), "{name}");
+        assert!(
+            name.starts_with("tee_test-") && name.ends_with(".smt2"),
+            "{name}"
+        );
         let mut cmd = std::process::Command::new(&cfg.path);
         if kind == SolverKind::Yices {
             cmd.arg("--incremental");
@@ -360,7 +395,8 @@ fn bench_small_queries() {
         }
         let plain = start.elapsed() / n;
         let a = boolean("a");
-        s.assert(&mk_implies(t(&a), mk_lt(t(&x), mk_int(0)))).unwrap();
+        s.assert(&mk_implies(t(&a), mk_lt(t(&x), mk_int(0))))
+            .unwrap();
         let start = Instant::now();
         for i in 0..n {
             s.push().unwrap();
@@ -368,7 +404,7 @@ fn bench_small_queries() {
             let lit = if i % 2 == 0 { t(&a) } else { mk_not(t(&a)) };
             let r = s.check_sat_assuming(&[lit]).unwrap();
             if r == SatResult::Sat {
-                s.get_values(&[x.clone()]).unwrap();
+                s.get_values(std::slice::from_ref(&x)).unwrap();
             } else {
                 s.unsat_assumptions().unwrap();
             }
