@@ -26,9 +26,10 @@ struct Cli {
     #[arg(long, value_enum)]
     engine: Vec<EngineKind>,
 
-    /// The SMT solver the engines use. The validator always uses z3.
-    #[arg(long, default_value = "z3")]
-    solver: SolverKind,
+    /// The SMT solver the engines use (default: yices when found, else z3). The validator
+    /// always uses z3.
+    #[arg(long)]
+    solver: Option<SolverKind>,
 
     /// Wall-clock limit in seconds for the whole run; when it passes, prints `unknown` and
     /// kills every solver process.
@@ -144,10 +145,10 @@ fn main() {
         }
     };
     let solver_path = match cli.solver {
-        SolverKind::Z3 => cli.z3.clone(),
-        SolverKind::Yices => cli.yices.clone(),
-        SolverKind::Cvc5 => cli.cvc5.clone(),
-        SolverKind::SmtInterpol => cli.smtinterpol.clone(),
+        Some(SolverKind::Z3) => cli.z3.clone(),
+        Some(SolverKind::Yices) | None => cli.yices.clone(),
+        Some(SolverKind::Cvc5) => cli.cvc5.clone(),
+        Some(SolverKind::SmtInterpol) => cli.smtinterpol.clone(),
     };
     let timeout = cli.timeout.map(Duration::from_secs_f64);
     let opts = Options {

@@ -21,8 +21,9 @@ pub const DEFAULT_ENGINES: &[EngineKind] = &[EngineKind::Kind, EngineKind::Bmc];
 pub struct Options {
     /// Engines to run in parallel; empty means [`DEFAULT_ENGINES`].
     pub engines: Vec<EngineKind>,
-    /// The SMT solver the engines use.
-    pub solver: SolverKind,
+    /// The SMT solver the engines use; `None` picks yices when it can be found (it answers
+    /// the small incremental queries of the engines an order of magnitude faster), else z3.
+    pub solver: Option<SolverKind>,
     /// Its binary (else found by [`find_solver`]).
     pub solver_path: Option<PathBuf>,
     /// The z3 binary the validator uses (else found by [`find_solver`]).
@@ -37,7 +38,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             engines: vec![],
-            solver: SolverKind::Z3,
+            solver: None,
             solver_path: None,
             z3_path: None,
             timeout: None,
@@ -124,13 +125,16 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
 pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
-    let engine_path = find_solver(opts.solver, opts.solver_path.as_deref()).map_err(SolveError::Setup)?;
-    let z3_path = if opts.solver == SolverKind::Z3 && opts.z3_path.is_none() {
-        engine_path.clone()
-    } else {
-        find_solver(SolverKind::Z3, opts.z3_path.as_deref()).map_err(SolveError::Setup)?
+    let z3_path = find_solver(SolverKind::Z3, opts.z3_path.as_deref()).map_err(SolveError::Setup)?;
+    let (kind, engine_path) = match opts.solver {
+        Some(k) => (k, find_solver(k, opts.solver_path.as_deref()).map_err(SolveError::Setup)?),
+        None => match find_solver(SolverKind::Yices, opts.solver_path.as_deref()) {
+            Ok(p) => (SolverKind::Yices, p),
+            Err(_) => (SolverKind::Z3, z3_path.clone()),
+        },
     };
-    let mut smt = SolverConfig::new(opts.solver, engine_path);
+    log::info!("engines use {kind} at {}", engine_path.display());
+    let mut smt = SolverConfig::new(kind, engine_path);
     smt.tee_dir = opts.tee_dir.clone();
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.tee_dir = opts.tee_dir.clone();
