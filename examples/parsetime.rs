@@ -1,4 +1,4 @@
-//! Times the front-end: `parsetime FILE` (smt2parser alone, then the full parse), or `parsetime --check FILE...` (full parse only; one `ok`/error line per file).
+//! Times the front-end: `parsetime FILE` (smt2parser alone, then the full parse), `parsetime --check FILE...` (full parse only; one `ok`/error line per file) or `parsetime --dump FILE` (prints the parsed system or the error).
 use smt2parser::CommandStream;
 
 fn main() {
@@ -10,6 +10,19 @@ fn main() {
                 Ok(sys) => println!("ok {path} {} clauses", sys.clauses.len()),
                 Err(e) => println!("{e} {path}"),
             }
+        }
+        return;
+    }
+    if args.first().map(String::as_str) == Some("--dump") {
+        let s = std::fs::read_to_string(&args[1]).unwrap();
+        match chcsolve::frontend::parse_str(&s) {
+            Ok(sys) => {
+                print!("{sys}");
+                for c in &sys.clauses {
+                    println!("; line {}", c.line);
+                }
+            }
+            Err(e) => println!("{e}"),
         }
         return;
     }

@@ -2,12 +2,13 @@
 //!
 //! The input is first split into top-level commands by a small scanner, which gives
 //! each command its line and catches stray text and unbalanced parentheses. Each
-//! command is then parsed by smt2parser into a compact syntax tree ([`syntax`]) and
-//! converted to our terms ([`convert`]), clause by clause, so peak memory stays near
-//! the size of the largest command.
+//! command is then parsed by smt2parser into a compact syntax tree (`syntax.rs`,
+//! built by the visitor in `visitor.rs`) and converted to our terms (`convert.rs`),
+//! clause by clause, so peak memory stays near the size of the largest command.
 
 mod convert;
 mod syntax;
+mod visitor;
 
 use super::chc::{ChcSystem, Clause, InputError, PredApp, PredDecl, PredId};
 use crate::logic::*;
@@ -61,6 +62,7 @@ pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
         env: vec![],
         vars: vec![],
         ints: Default::default(),
+        memo: Default::default(),
         tt: mk_true(),
         ff: mk_false(),
         check_sat: false,
@@ -108,7 +110,11 @@ fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
                 i += 1;
                 loop {
                     if i >= b.len() {
-                        let what = if close == b'"' { "string" } else { "quoted symbol" };
+                        let what = if close == b'"' {
+                            "string"
+                        } else {
+                            "quoted symbol"
+                        };
                         return Err(InputError::new(
                             open_line,
                             format!("unexpected end of input: unterminated {what}"),
@@ -175,7 +181,6 @@ fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
     Ok(out)
 }
 
-
 /// Where a term sits in a clause body: conjunctive top level, where predicate
 /// applications may stand, or anywhere else.
 enum Mode<'a> {
@@ -199,6 +204,10 @@ struct Parser<'a> {
     vars: Vec<[Option<Term>; 2]>,
     /// Small integer literals, made on first use.
     ints: rustc_hash::FxHashMap<u64, Term>,
+    /// Results of connectives and relations by operator and argument uids: the
+    /// same atoms recur across clauses (e.g. 331,600 two-argument `=` but 4,213
+    /// distinct results in chc-LIA-Lin_159), and building them is the costly part.
+    memo: rustc_hash::FxHashMap<(Sym, u64, u64, u64), Term>,
     tt: Term,
     ff: Term,
     check_sat: bool,
@@ -255,7 +264,10 @@ impl Parser<'_> {
                 let c = self.syn.c_sort(s);
                 Err(self.err_at(
                     &c.to_string(),
-                    format!("unsupported sort `{}`: only Int and Bool are supported", short(&c)),
+                    format!(
+                        "unsupported sort `{}`: only Int and Bool are supported",
+                        short(&c)
+                    ),
                 ))
             }
         }
@@ -279,7 +291,8 @@ impl Parser<'_> {
     fn bind(&mut self, s: Sym, t: Term) {
         let i = s as usize;
         if self.env.len() <= i {
-            self.env.resize_with(self.syn.num_syms().max(i + 1), Vec::new);
+            self.env
+                .resize_with(self.syn.num_syms().max(i + 1), Vec::new);
         }
         self.env[i].push(t);
     }
@@ -294,7 +307,8 @@ impl Parser<'_> {
     fn var(&mut self, s: Sym, sort: Sort) -> Term {
         let i = s as usize;
         if self.vars.len() <= i {
-            self.vars.resize(self.syn.num_syms().max(i + 1), [None, None]);
+            self.vars
+                .resize(self.syn.num_syms().max(i + 1), [None, None]);
         }
         if let Some(t) = &self.vars[i][sort as usize] {
             return t.clone();
@@ -315,7 +329,10 @@ impl Parser<'_> {
                 let what = if matches!(cmd, Cmd::CheckSat) {
                     "a second check-sat is not supported".to_string()
                 } else {
-                    format!("command after check-sat: `{}`", short(&self.syn.c_command(&cmd)))
+                    format!(
+                        "`{}` after check-sat: incremental problems are not supported",
+                        short(&self.syn.c_command(&cmd))
+                    )
                 };
                 return Err(self.err(what));
             }
@@ -343,7 +360,9 @@ impl Parser<'_> {
                     )));
                 }
                 if self.pred(symbol).is_some() {
-                    return Err(self.err(format!("predicate `{}` declared twice", self.name(symbol))));
+                    return Err(
+                        self.err(format!("predicate `{}` declared twice", self.name(symbol)))
+                    );
                 }
                 let sorts = params
                     .iter()
@@ -422,7 +441,11 @@ impl Parser<'_> {
     }
 
     /// `hyps => head`, the hypotheses given as a range of [`Syntax::kids`]; no head means `false`.
-    fn implication(&mut self, hyps: Range<u32>, head: Option<TermId>) -> Result<Clause, InputError> {
+    fn implication(
+        &mut self,
+        hyps: Range<u32>,
+        head: Option<TermId>,
+    ) -> Result<Clause, InputError> {
         let mut body = vec![];
         let mut conj = vec![];
         for i in hyps {

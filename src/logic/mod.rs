@@ -1,11 +1,13 @@
 //! The logic: hash-consed terms over linear integer arithmetic with Booleans, their exact evaluation and their SMT-LIB printing.
 
+mod defs;
 mod eval;
 mod linear;
 pub mod mbp;
 mod print;
 mod term;
 
+pub use defs::{definition, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};
 pub use linear::Lin;
 pub use print::{smt_symbol, SmtTerm};
@@ -63,3 +65,6 @@ impl fmt::Display for Value {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -160,31 +160,72 @@ pub fn mk_not(t: Term) -> Term {
     }
 }
 
-fn mk_junction(ts: Vec<Term>, is_and: bool) -> Term {
-    let mut out: Vec<Term> = Vec::with_capacity(ts.len());
-    let mut seen: FxHashSet<u64> = FxHashSet::default();
-    let mut stack: Vec<Term> = ts.into_iter().rev().collect();
-    while let Some(t) = stack.pop() {
+/// The distinct elements of a junction in order of first occurrence: found by a
+/// linear scan while there are few, by a hash set beyond [`Dedup::SMALL`].
+struct Dedup {
+    out: Vec<Term>,
+    seen: FxHashSet<u64>,
+}
+
+impl Dedup {
+    const SMALL: usize = 16;
+
+    fn contains(&self, uid: u64) -> bool {
+        if self.out.len() < Self::SMALL {
+            self.out.iter().any(|t| t.uid() == uid)
+        } else {
+            self.seen.contains(&uid)
+        }
+    }
+
+    fn insert(&mut self, t: Term) {
+        if self.out.len() < Self::SMALL {
+            if self.contains(t.uid()) {
+                return;
+            }
+            self.out.push(t);
+            if self.out.len() == Self::SMALL {
+                self.seen.extend(self.out.iter().map(|t| t.uid()));
+            }
+        } else if self.seen.insert(t.uid()) {
+            self.out.push(t);
+        }
+    }
+
+    /// Adds `t`, flattening nested junctions of the same kind; false when `t` is the
+    /// absorbing constant.
+    fn add(&mut self, t: Term, is_and: bool) -> bool {
         match t.get() {
-            TermNode::Bool(b) if *b == is_and => {}
-            TermNode::Bool(_) => return mk_bool(!is_and),
-            TermNode::And(inner) if is_and => stack.extend(inner.iter().rev().cloned()),
-            TermNode::Or(inner) if !is_and => stack.extend(inner.iter().rev().cloned()),
+            TermNode::Bool(b) => *b == is_and,
+            TermNode::And(inner) if is_and => inner.iter().all(|s| self.add(s.clone(), is_and)),
+            TermNode::Or(inner) if !is_and => inner.iter().all(|s| self.add(s.clone(), is_and)),
             _ => {
-                if seen.insert(t.uid()) {
-                    out.push(t)
-                }
+                self.insert(t);
+                true
             }
         }
     }
+}
+
+fn mk_junction(ts: Vec<Term>, is_and: bool) -> Term {
+    let mut d = Dedup {
+        out: Vec::with_capacity(ts.len()),
+        seen: FxHashSet::default(),
+    };
+    for t in ts {
+        if !d.add(t, is_and) {
+            return mk_bool(!is_and);
+        }
+    }
     // x and not x
-    for t in &out {
+    for t in &d.out {
         if let TermNode::Not(inner) = t.get() {
-            if seen.contains(&inner.uid()) {
+            if d.contains(inner.uid()) {
                 return mk_bool(!is_and);
             }
         }
     }
+    let mut out = d.out;
     match out.len() {
         0 => mk_bool(is_and),
         1 => out.pop().unwrap(),

@@ -1,0 +1,386 @@
+//! Converts terms of the compact syntax tree to our hash-consed terms, checking sorts and the supported fragment.
+
+use super::syntax::{Node, Sym, TermId};
+use super::{op, short, InputError, Mode, Parser};
+use crate::frontend::chc::PredApp;
+use crate::logic::*;
+use num_bigint::BigInt;
+use num_traits::Zero;
+use smt2parser::concrete::Constant;
+use std::ops::Range;
+
+/// Our integer of an smt2parser numeral (its own `num` version).
+fn bigint_of(n: &smt2parser::Numeral) -> BigInt {
+    BigInt::from_bytes_le(num_bigint::Sign::Plus, &n.to_bytes_le())
+}
+
+/// The numeral as a `u64`, if it fits.
+fn small_of(n: &smt2parser::Numeral) -> Option<u64> {
+    let mut digits = n.iter_u64_digits();
+    match (digits.next(), digits.next()) {
+        (None, _) => Some(0),
+        (Some(d), None) => Some(d),
+        _ => None,
+    }
+}
+
+impl Parser<'_> {
+    /// The leading token of a term as it appears in the text, to locate it.
+    pub(super) fn first_token(&self, t: TermId) -> String {
+        match self.syn.node(t) {
+            Node::App { head, .. } => format!("({}", self.name(self.syn.qsym(head))),
+            Node::Id(q) => self.name(self.syn.qsym(q)).to_string(),
+            _ => short(&self.syn.c_term(t)),
+        }
+    }
+
+    fn pred_app(
+        &mut self,
+        name: Sym,
+        args: Range<u32>,
+        mode: &mut Mode,
+        src: TermId,
+    ) -> Result<Term, InputError> {
+        let id = self.pred(name).expect("a predicate");
+        let arity = self.sys.pred(id).sorts.len();
+        if arity != args.len() {
+            let name = self.name(name);
+            return Err(self.err_at(
+                name,
+                format!(
+                    "predicate `{name}` takes {arity} arguments, applied to {}",
+                    args.len()
+                ),
+            ));
+        }
+        let mut terms = Vec::with_capacity(args.len());
+        for (k, i) in args.enumerate() {
+            let a = self.syn.kids[i as usize];
+            let t = self.term(a, &mut Mode::Inner)?;
+            self.expect(&t, self.sys.pred(id).sorts[k], a)?;
+            terms.push(t);
+        }
+        match mode {
+            Mode::Body(apps) => {
+                apps.push(PredApp {
+                    pred: id,
+                    args: terms,
+                });
+                Ok(self.tt.clone())
+            }
+            Mode::Inner => Err(self.err_at(
+                self.name(name),
+                format!(
+                    "predicate application `{}` under a connective: only conjunctions of predicate applications are supported in a clause body",
+                    short(&self.syn.c_term(src))
+                ),
+            )),
+        }
+    }
+
+    pub(super) fn term(&mut self, t: TermId, mode: &mut Mode) -> Result<Term, InputError> {
+        match self.syn.node(t) {
+            Node::Const(c) => match self.syn.constant(c) {
+                Constant::Numeral(n) => Ok(match small_of(n) {
+                    Some(d) => self.ints.entry(d).or_insert_with(|| mk_int(d)).clone(),
+                    None => mk_int(bigint_of(n)),
+                }),
+                c => Err(self.err_at(
+                    &c.to_string(),
+                    format!("unsupported literal `{}`: only integer literals are supported (no reals, bit-vectors or strings)", short(c)),
+                )),
+            },
+            Node::Id(q) => {
+                let s = self.syn.qsym(q);
+                if let Some(v) = self.bound(s) {
+                    return Ok(v.clone());
+                }
+                match s {
+                    op::TRUE => Ok(self.tt.clone()),
+                    op::FALSE => Ok(self.ff.clone()),
+                    _ if self.pred(s).is_some() => self.pred_app(s, 0..0, mode, t),
+                    _ => {
+                        let name = self.name(s);
+                        Err(self.err_at(name, format!("unknown symbol `{name}`")))
+                    }
+                }
+            }
+            Node::Let { start, len, body } => {
+                let mut vals = Vec::with_capacity(len as usize);
+                for i in start..start + len {
+                    let x = self.syn.pairs[i as usize].1;
+                    vals.push(self.term(x, &mut Mode::Inner)?);
+                }
+                for (i, v) in (start..start + len).zip(vals) {
+                    self.bind(self.syn.pairs[i as usize].0, v);
+                }
+                let r = self.term(body, mode);
+                for i in (start..start + len).rev() {
+                    self.unbind(self.syn.pairs[i as usize].0);
+                }
+                r
+            }
+            Node::Attributes { term, .. } => self.term(term, mode),
+            Node::Forall { .. } | Node::Exists { .. } => Err(self.err_at(
+                if matches!(self.syn.node(t), Node::Forall { .. }) { "forall" } else { "exists" },
+                format!("unsupported quantifier inside a clause: `{}`", short(&self.syn.c_term(t))),
+            )),
+            Node::Match(_) => Err(self.err_at("match", "unsupported `match` term")),
+            Node::App { head, start, len } => {
+                let s = self.syn.qsym(head);
+                if self.pred(s).is_some() && !self.is_bound(s) {
+                    return self.pred_app(s, start..start + len, mode, t);
+                }
+                self.app(s, start..start + len, mode, t)
+            }
+        }
+    }
+
+    /// `f(args)` for a pure constructor `f` of up to three arguments, memoized.
+    fn memo(&mut self, op: Sym, args: Vec<Term>, f: impl FnOnce(Vec<Term>) -> Term) -> Term {
+        let uid = |k: usize| args.get(k).map_or(u64::MAX, |t| t.uid());
+        let key = (op, uid(0), uid(1), uid(2));
+        if let Some(t) = self.memo.get(&key) {
+            return t.clone();
+        }
+        let t = f(args);
+        self.memo.insert(key, t.clone());
+        t
+    }
+
+    fn args(
+        &mut self,
+        args: Range<u32>,
+        sort: Sort,
+        mode: &mut Mode,
+    ) -> Result<Vec<Term>, InputError> {
+        let mut out = Vec::with_capacity(args.len());
+        for i in args {
+            let a = self.syn.kids[i as usize];
+            let t = self.term(a, mode)?;
+            self.expect(&t, sort, a)?;
+            out.push(t);
+        }
+        Ok(out)
+    }
+
+    fn arity(
+        &self,
+        name: Sym,
+        n: usize,
+        lo: usize,
+        hi: usize,
+        src: TermId,
+    ) -> Result<(), InputError> {
+        if n < lo || n > hi {
+            Err(self.err_at(
+                self.name(name),
+                format!(
+                    "wrong number of arguments in `{}`",
+                    short(&self.syn.c_term(src))
+                ),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn app(
+        &mut self,
+        name: Sym,
+        a: Range<u32>,
+        mode: &mut Mode,
+        src: TermId,
+    ) -> Result<Term, InputError> {
+        let n = a.len();
+        let base = a.start as usize;
+        let kid = move |p: &Self, k: usize| p.syn.kids[base + k];
+        let inner = &mut Mode::Inner;
+        Ok(match name {
+            op::AND => mk_and(self.args(a, Sort::Bool, mode)?),
+            op::OR => {
+                let ts = self.args(a, Sort::Bool, inner)?;
+                if n == 2 {
+                    self.memo(name, ts, mk_or)
+                } else {
+                    mk_or(ts)
+                }
+            }
+            op::NOT => {
+                self.arity(name, n, 1, 1, src)?;
+                let ts = self.args(a, Sort::Bool, inner)?;
+                self.memo(name, ts, |mut ts| mk_not(ts.pop().unwrap()))
+            }
+            op::IMPLIES => {
+                self.arity(name, n, 2, usize::MAX, src)?;
+                let ts = self.args(a, Sort::Bool, inner)?;
+                let chain = |mut ts: Vec<Term>| {
+                    let mut acc = ts.pop().unwrap();
+                    while let Some(h) = ts.pop() {
+                        acc = mk_implies(h, acc);
+                    }
+                    acc
+                };
+                if n == 2 {
+                    self.memo(name, ts, chain)
+                } else {
+                    chain(ts)
+                }
+            }
+            op::XOR => {
+                self.arity(name, n, 2, usize::MAX, src)?;
+                let ts = self.args(a, Sort::Bool, inner)?;
+                let mut it = ts.into_iter();
+                let first = it.next().unwrap();
+                it.fold(first, |acc, t| mk_not(mk_eq(acc, t)))
+            }
+            op::EQ | op::DISTINCT => {
+                self.arity(name, n, 2, usize::MAX, src)?;
+                let mut ts = Vec::with_capacity(n);
+                for k in 0..n {
+                    ts.push(self.term(kid(self, k), inner)?);
+                }
+                let s = ts[0].sort();
+                for (k, t) in ts.iter().enumerate() {
+                    self.expect(t, s, kid(self, k))?;
+                }
+                if name == op::DISTINCT {
+                    mk_distinct(ts)
+                } else if n == 2 {
+                    self.memo(name, ts, |mut ts| {
+                        let b = ts.pop().unwrap();
+                        mk_eq(ts.pop().unwrap(), b)
+                    })
+                } else {
+                    mk_and(
+                        ts.windows(2)
+                            .map(|w| mk_eq(w[0].clone(), w[1].clone()))
+                            .collect(),
+                    )
+                }
+            }
+            op::ITE => {
+                self.arity(name, n, 3, 3, src)?;
+                let c = self.term(kid(self, 0), inner)?;
+                self.expect(&c, Sort::Bool, kid(self, 0))?;
+                let x = self.term(kid(self, 1), inner)?;
+                let y = self.term(kid(self, 2), inner)?;
+                self.expect(&y, x.sort(), kid(self, 2))?;
+                self.memo(name, vec![c, x, y], |mut ts| {
+                    let y = ts.pop().unwrap();
+                    let x = ts.pop().unwrap();
+                    mk_ite(ts.pop().unwrap(), x, y)
+                })
+            }
+            op::LE | op::LT | op::GE | op::GT => {
+                self.arity(name, n, 2, usize::MAX, src)?;
+                let ts = self.args(a, Sort::Int, inner)?;
+                let rel: fn(Term, Term) -> Term = match name {
+                    op::LE => mk_le,
+                    op::LT => mk_lt,
+                    op::GE => mk_ge,
+                    _ => mk_gt,
+                };
+                if n == 2 {
+                    self.memo(name, ts, |mut ts| {
+                        let b = ts.pop().unwrap();
+                        rel(ts.pop().unwrap(), b)
+                    })
+                } else {
+                    mk_and(
+                        ts.windows(2)
+                            .map(|w| rel(w[0].clone(), w[1].clone()))
+                            .collect(),
+                    )
+                }
+            }
+            op::ADD => {
+                self.arity(name, n, 1, usize::MAX, src)?;
+                mk_add(self.args(a, Sort::Int, inner)?)
+            }
+            op::SUB => {
+                self.arity(name, n, 1, usize::MAX, src)?;
+                let mut ts = self.args(a, Sort::Int, inner)?;
+                if ts.len() == 1 {
+                    mk_neg(ts.pop().unwrap())
+                } else {
+                    let first = ts.remove(0);
+                    mk_sub(first, mk_add(ts))
+                }
+            }
+            op::MUL => {
+                self.arity(name, n, 1, usize::MAX, src)?;
+                let ts = self.args(a, Sort::Int, inner)?;
+                let mut coef = BigInt::from(1);
+                let mut var_part: Option<Term> = None;
+                for t in ts {
+                    if let Some(n) = t.as_int() {
+                        coef *= n;
+                    } else if var_part.is_none() {
+                        var_part = Some(t);
+                    } else {
+                        return Err(self.err_at(
+                            "(*",
+                            format!(
+                                "non-linear product `{}`: only multiplication by a constant is supported",
+                                short(&self.syn.c_term(src))
+                            ),
+                        ));
+                    }
+                }
+                match var_part {
+                    Some(t) => mk_mul_const(&coef, t),
+                    None => mk_int(coef),
+                }
+            }
+            op::DIV | op::MOD => {
+                self.arity(name, n, 2, 2, src)?;
+                let ts = self.args(a, Sort::Int, inner)?;
+                let name = self.name(name);
+                let d = match ts[1].as_int() {
+                    Some(d) if !d.is_zero() => d.clone(),
+                    Some(_) => {
+                        return Err(self.err_at(
+                            &format!("({name}"),
+                            format!("`{name}` by zero in `{}`", short(&self.syn.c_term(src))),
+                        ))
+                    }
+                    None => {
+                        return Err(self.err_at(
+                            &format!("({name}"),
+                            format!(
+                            "non-linear `{name}` in `{}`: only division by a constant is supported",
+                            short(&self.syn.c_term(src))
+                        ),
+                        ))
+                    }
+                };
+                if name == "div" {
+                    mk_div(ts[0].clone(), d)
+                } else {
+                    mk_mod(ts[0].clone(), d)
+                }
+            }
+            op::ABS => {
+                self.arity(name, n, 1, 1, src)?;
+                let x = self.args(a, Sort::Int, inner)?.pop().unwrap();
+                mk_ite(mk_ge(x.clone(), mk_int(0)), x.clone(), mk_neg(x))
+            }
+            _ => {
+                let name = self.name(name);
+                let what = match name {
+                    "select" | "store" => "arrays are not supported".to_string(),
+                    "/" | "to_real" | "to_int" | "is_int" => "reals are not supported".to_string(),
+                    _ => "it is neither a declared predicate nor a function of linear integer arithmetic".to_string(),
+                };
+                return Err(self.err_at(
+                    &format!("({name}"),
+                    format!(
+                        "unsupported function `{name}` in `{}`: {what}",
+                        short(&self.syn.c_term(src))
+                    ),
+                ));
+            }
+        })
+    }
+}
