@@ -8,19 +8,31 @@ use rustc_hash::FxHashMap;
 /// A definition `v = t` read off a conjunct, if the conjunct has that shape and `v` does
 /// not occur in `t`.
 pub fn definition(conj: &Term) -> Option<(Var, Term)> {
+    definitions(conj).into_iter().next()
+}
+
+/// Every definition `v = t` a conjunct gives (an equation can be solved for each of its
+/// variables with a unit coefficient).
+pub fn definitions(conj: &Term) -> Vec<(Var, Term)> {
     match conj.get() {
-        TermNode::Var(v) => Some((v.clone(), mk_true())),
-        TermNode::Not(b) => b.as_var().map(|v| (v.clone(), mk_false())),
+        TermNode::Var(v) => vec![(v.clone(), mk_true())],
+        TermNode::Not(b) => b.as_var().map(|v| (v.clone(), mk_false())).into_iter().collect(),
         TermNode::Iff(a, b) => {
+            let mut out = vec![];
             if let Some(v) = a.as_var() {
                 if !free_vars(b).contains(v) {
-                    return Some((v.clone(), b.clone()));
+                    out.push((v.clone(), b.clone()));
                 }
             }
-            let v = b.as_var()?;
-            (!free_vars(a).contains(v)).then(|| (v.clone(), a.clone()))
+            if let Some(v) = b.as_var() {
+                if !free_vars(a).contains(v) {
+                    out.push((v.clone(), a.clone()));
+                }
+            }
+            out
         }
         TermNode::EqZ(l) => {
+            let mut out = vec![];
             // c*v + rest = 0 with c = +-1  gives  v = -rest/c
             for (t, c) in &l.terms {
                 let Some(v) = t.as_var() else { continue };
@@ -33,11 +45,11 @@ pub fn definition(conj: &Term) -> Option<(Var, Term)> {
                     continue;
                 }
                 let rhs = if c.is_positive() { rest.neg() } else { rest };
-                return Some((v.clone(), mk_lin(rhs)));
+                out.push((v.clone(), mk_lin(rhs)));
             }
-            None
+            out
         }
-        _ => None,
+        _ => vec![],
     }
 }
 
@@ -48,7 +60,7 @@ pub fn mk_exists_elim(vars: Vec<Var>, body: Term) -> Term {
     loop {
         let found = conjuncts(&body)
             .iter()
-            .filter_map(definition)
+            .flat_map(|c| definitions(&c))
             .find(|(v, _)| vars.contains(v));
         let Some((v, t)) = found else { break };
         let mut map = FxHashMap::default();
