@@ -21,7 +21,7 @@ struct Cli {
     /// The problem file (SMT-LIB2 with `(set-logic HORN)`); `-` reads standard input.
     file: String,
 
-    /// Run only this engine instead of the default portfolio (kind and bmc in parallel).
+    /// Run only this engine instead of the default portfolio (pdr and kind in parallel).
     /// Repeat to run several in parallel.
     #[arg(long, value_enum)]
     engine: Vec<EngineKind>,
@@ -111,9 +111,15 @@ fn print_stats(o: &Outcome) {
     eprintln!("; parse-seconds: {:.3}", s.parse_seconds);
     eprintln!("; preprocess-seconds: {:.3}", s.preprocess_seconds);
     eprintln!("; predicates: {}", s.predicates);
-    eprintln!("; clauses: {} (after preprocessing: {})", s.clauses, s.clauses_after_preprocessing);
+    eprintln!(
+        "; clauses: {} (after preprocessing: {})",
+        s.clauses, s.clauses_after_preprocessing
+    );
     eprintln!("; winner: {}", s.winner.unwrap_or("none"));
-    eprintln!("; validations: {} (failed: {})", s.validations, s.validation_failures);
+    eprintln!(
+        "; validations: {} (failed: {})",
+        s.validations, s.validation_failures
+    );
     for (name, secs, counters, smt) in &s.engines {
         let c: Vec<String> = counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
         eprintln!(
@@ -195,8 +201,12 @@ fn main() {
             println!("{}", o.verdict.word());
             if cli.print_witness {
                 match &o.verdict {
-                    Verdict::Sat(m) => println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m)),
-                    Verdict::Unsat(c) => println!("{}", chcsolve::witness::cex_to_text(&o.system, c)),
+                    Verdict::Sat(m) => {
+                        println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
+                    }
+                    Verdict::Unsat(c) => {
+                        println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
+                    }
                     Verdict::Unknown(why) => log::info!("unknown: {why}"),
                 }
             }

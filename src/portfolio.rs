@@ -26,7 +26,11 @@ pub struct Portfolio {
 
 impl Portfolio {
     /// Starts each engine in its own thread, with its own solver processes.
-    pub fn start(engines: &[EngineKind], ts: Arc<TransitionSystem>, smt: &SolverConfig) -> Portfolio {
+    pub fn start(
+        engines: &[EngineKind],
+        ts: Arc<TransitionSystem>,
+        smt: &SolverConfig,
+    ) -> Portfolio {
         let (tx, rx) = mpsc::channel();
         let mut kills = vec![];
         for &e in engines {
@@ -43,7 +47,11 @@ impl Portfolio {
                     let mut engine = e.make();
                     let answer = engine.solve(&ts, &cfg);
                     let (counters, smt) = engine.stats();
-                    log::info!("{}: finished after {:.2}s", e.name(), start.elapsed().as_secs_f64());
+                    log::info!(
+                        "{}: finished after {:.2}s",
+                        e.name(),
+                        start.elapsed().as_secs_f64()
+                    );
                     let _ = tx.send(Report {
                         engine: e,
                         answer,
@@ -75,7 +83,10 @@ impl Portfolio {
             return None;
         }
         let r = match deadline {
-            Some(d) => self.rx.recv_timeout(d.saturating_duration_since(Instant::now())).ok(),
+            Some(d) => self
+                .rx
+                .recv_timeout(d.saturating_duration_since(Instant::now()))
+                .ok(),
             None => self.rx.recv().ok(),
         };
         if r.is_some() {

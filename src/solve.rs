@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default portfolio.
-pub const DEFAULT_ENGINES: &[EngineKind] = &[EngineKind::Kind, EngineKind::Bmc];
+pub const DEFAULT_ENGINES: &[EngineKind] = &[EngineKind::Pdr, EngineKind::Kind];
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -81,7 +81,12 @@ pub struct Stats {
     /// Answers checked by the validator, and how many of them failed (each failure is a bug).
     pub validations: u32,
     pub validation_failures: u32,
-    pub engines: Vec<(String, f64, Vec<(&'static str, String)>, crate::smt::SmtStats)>,
+    pub engines: Vec<(
+        String,
+        f64,
+        Vec<(&'static str, String)>,
+        crate::smt::SmtStats,
+    )>,
     pub total_seconds: f64,
 }
 
@@ -125,9 +130,13 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
 pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
-    let z3_path = find_solver(SolverKind::Z3, opts.z3_path.as_deref()).map_err(SolveError::Setup)?;
+    let z3_path =
+        find_solver(SolverKind::Z3, opts.z3_path.as_deref()).map_err(SolveError::Setup)?;
     let (kind, engine_path) = match opts.solver {
-        Some(k) => (k, find_solver(k, opts.solver_path.as_deref()).map_err(SolveError::Setup)?),
+        Some(k) => (
+            k,
+            find_solver(k, opts.solver_path.as_deref()).map_err(SolveError::Setup)?,
+        ),
         None => match find_solver(SolverKind::Yices, opts.solver_path.as_deref()) {
             Ok(p) => (SolverKind::Yices, p),
             Err(_) => (SolverKind::Z3, z3_path.clone()),
@@ -167,7 +176,8 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn remaining(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     fn solve(&mut self, opts: &Options, smt: &SolverConfig) -> Verdict {
@@ -239,7 +249,10 @@ impl Run<'_> {
                 TsAnswer::Unsafe { k, vals } => match adapter.cex(k, &vals) {
                     Some(cex) => self.accept_cex(cex_back(&backs, cex), engine.name()),
                     None => {
-                        log::error!("{}: its trace does not map to clauses (a bug)", engine.name());
+                        log::error!(
+                            "{}: its trace does not map to clauses (a bug)",
+                            engine.name()
+                        );
                         self.stats.validation_failures += 1;
                         None
                     }
@@ -263,7 +276,11 @@ impl Run<'_> {
     }
 
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.
-    fn direct_query(&self, c: &crate::frontend::Clause, smt: &SolverConfig) -> Result<Option<Assignment>, String> {
+    fn direct_query(
+        &self,
+        c: &crate::frontend::Clause,
+        smt: &SolverConfig,
+    ) -> Result<Option<Assignment>, String> {
         let mut s = Smt::new(smt, "direct-query").map_err(|e| e.to_string())?;
         let vars = c.vars();
         for v in &vars {

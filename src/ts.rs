@@ -179,7 +179,12 @@ impl TsAdapter {
         for (i, p) in a.preds.iter().enumerate() {
             a.loc_of[p.idx()] = i;
         }
-        a.state_pos = a.ts.state.iter().enumerate().map(|(i, v)| (v.clone(), i)).collect();
+        a.state_pos =
+            a.ts.state
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.clone(), i))
+                .collect();
         for (i, c) in sys.clauses.iter().enumerate() {
             let id = ClauseId(i as u32);
             match (c.body.is_empty(), c.head.is_none()) {
@@ -218,30 +223,35 @@ impl TsAdapter {
         let mut map: FxHashMap<Var, Term> = FxHashMap::default();
         let mut conj = vec![];
         let mut eqs: Vec<(Term, Term)> = vec![];
-        let mut bind = |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
-            if let Some(l) = &self.loc {
-                let l = if next { self.next_of(l) } else { l.clone() };
-                conj.push(mk_eq(mk_var_of(&l), self.loc_value(app.pred)));
-            }
-            let slots = &self.slots[app.pred.idx()];
-            for (arg, slot) in app.args.iter().zip(slots) {
-                let slot = if next { self.next_of(slot) } else { slot.clone() };
-                match arg.as_var() {
-                    Some(v) if !map.contains_key(v) => {
-                        map.insert(v.clone(), mk_var_of(&slot));
-                    }
-                    _ => eqs.push((mk_var_of(&slot), arg.clone())),
+        let mut bind =
+            |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
+                if let Some(l) = &self.loc {
+                    let l = if next { self.next_of(l) } else { l.clone() };
+                    conj.push(mk_eq(mk_var_of(&l), self.loc_value(app.pred)));
                 }
-            }
-            if next {
-                // unused slots get their default value
-                for s in &self.ts.state {
-                    if Some(s) != self.loc.as_ref() && !slots.contains(s) {
-                        conj.push(mk_eq(mk_var_of(&self.next_of(s)), default_of(s.sort)));
+                let slots = &self.slots[app.pred.idx()];
+                for (arg, slot) in app.args.iter().zip(slots) {
+                    let slot = if next {
+                        self.next_of(slot)
+                    } else {
+                        slot.clone()
+                    };
+                    match arg.as_var() {
+                        Some(v) if !map.contains_key(v) => {
+                            map.insert(v.clone(), mk_var_of(&slot));
+                        }
+                        _ => eqs.push((mk_var_of(&slot), arg.clone())),
                     }
                 }
-            }
-        };
+                if next {
+                    // unused slots get their default value
+                    for s in &self.ts.state {
+                        if Some(s) != self.loc.as_ref() && !slots.contains(s) {
+                            conj.push(mk_eq(mk_var_of(&self.next_of(s)), default_of(s.sort)));
+                        }
+                    }
+                }
+            };
         for b in &c.body {
             bind(b, false, &mut conj, &mut eqs);
         }

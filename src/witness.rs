@@ -42,12 +42,20 @@ pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
                 let args: Vec<String> = h
                     .args
                     .iter()
-                    .map(|a| eval(a, &s.vals).map(|v| v.to_string()).unwrap_or("?".into()))
+                    .map(|a| {
+                        eval(a, &s.vals)
+                            .map(|v| v.to_string())
+                            .unwrap_or("?".into())
+                    })
                     .collect();
                 if args.is_empty() {
                     smt_symbol(&sys.pred(h.pred).name)
                 } else {
-                    format!("({} {})", smt_symbol(&sys.pred(h.pred).name), args.join(" "))
+                    format!(
+                        "({} {})",
+                        smt_symbol(&sys.pred(h.pred).name),
+                        args.join(" ")
+                    )
                 }
             }
             None => "false".into(),
@@ -55,9 +63,18 @@ pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
         let vals: Vec<String> = c
             .vars()
             .iter()
-            .filter_map(|v| s.vals.get(v).map(|x| format!("({} {x})", smt_symbol(&v.name))))
+            .filter_map(|v| {
+                s.vals
+                    .get(v)
+                    .map(|x| format!("({} {x})", smt_symbol(&v.name)))
+            })
             .collect();
-        let _ = writeln!(out, "  (step {i} (line {}) {head} ({}))", c.line, vals.join(" "));
+        let _ = writeln!(
+            out,
+            "  (step {i} (line {}) {head} ({}))",
+            c.line,
+            vals.join(" ")
+        );
     }
     out.push(')');
     out

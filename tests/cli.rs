@@ -20,13 +20,23 @@ fn bad_inputs_give_one_error_line_with_the_line_number() {
     for r in rows {
         let out = chcsolve().arg(dir.join(&r[0])).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{}: exit status, output {stdout}", r[0]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}: exit status, output {stdout}",
+            r[0]
+        );
         let lines: Vec<&str> = stdout.lines().collect();
         assert_eq!(lines.len(), 1, "{}: expected one line, got {stdout}", r[0]);
         assert!(lines[0].starts_with("(error \""), "{}: {}", r[0], lines[0]);
         if r[1] != "0" {
             let want = format!("(error \"line {}:", r[1]);
-            assert!(lines[0].starts_with(&want), "{}: want {want}, got {}", r[0], lines[0]);
+            assert!(
+                lines[0].starts_with(&want),
+                "{}: want {want}, got {}",
+                r[0],
+                lines[0]
+            );
         }
     }
 }
@@ -85,7 +95,10 @@ fn timeout_is_honoured_and_kills_every_solver() {
         .unwrap();
     let took = start.elapsed();
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unknown");
-    assert!(took < Duration::from_millis(3000), "took {took:?} for --timeout 2");
+    assert!(
+        took < Duration::from_millis(3000),
+        "took {took:?} for --timeout 2"
+    );
     std::thread::sleep(Duration::from_millis(200));
     let left = processes_with(link.to_str().unwrap());
     assert!(left.is_empty(), "solver processes left behind: {left:?}");
@@ -108,7 +121,10 @@ fn witnesses_are_printed() {
         .unwrap();
     let s = String::from_utf8_lossy(&unsat.stdout);
     assert!(s.starts_with("unsat\n"), "{s}");
-    assert!(s.contains("(step 11 "), "counterexample of 12 steps expected: {s}");
+    assert!(
+        s.contains("(step 11 "),
+        "counterexample of 12 steps expected: {s}"
+    );
 }
 
 #[test]
@@ -116,8 +132,16 @@ fn help_explains_every_option() {
     let out = chcsolve().arg("--help").output().unwrap();
     let s = String::from_utf8_lossy(&out.stdout);
     for opt in [
-        "--engine", "--solver", "--timeout", "--print-witness", "--stats", "--tee", "--z3", "--yices",
-        "--smtinterpol", "--verbose",
+        "--engine",
+        "--solver",
+        "--timeout",
+        "--print-witness",
+        "--stats",
+        "--tee",
+        "--z3",
+        "--yices",
+        "--smtinterpol",
+        "--verbose",
     ] {
         assert!(s.contains(opt), "--help does not mention {opt}");
     }

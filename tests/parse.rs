@@ -11,7 +11,15 @@ fn parse(body: &str) -> ChcSystem {
 fn ints(pairs: &[(&str, i64)]) -> Assignment {
     pairs
         .iter()
-        .map(|(n, v)| (Var { name: (*n).into(), sort: Sort::Int }, Value::Int(BigInt::from(*v))))
+        .map(|(n, v)| {
+            (
+                Var {
+                    name: (*n).into(),
+                    sort: Sort::Int,
+                },
+                Value::Int(BigInt::from(*v)),
+            )
+        })
         .collect()
 }
 
@@ -52,7 +60,15 @@ fn big_and_negative_literals_ite_and_div() {
          (assert (forall ((x Int) (y Int)) (=> (and (P x) (= y (ite (> x 0) (div x (- 2)) (* 3 x)))) (P y))))",
     );
     let big: BigInt = "123456789012345678901234567885".parse().unwrap();
-    let a: Assignment = [(Var { name: "x".into(), sort: Sort::Int }, Value::Int(big))].into_iter().collect();
+    let a: Assignment = [(
+        Var {
+            name: "x".into(),
+            sort: Sort::Int,
+        },
+        Value::Int(big),
+    )]
+    .into_iter()
+    .collect();
     assert!(eval_bool(&sys.clauses[0].constraint, &a).unwrap());
     // (div 7 -2) = -3 in SMT-LIB
     assert!(eval_bool(&sys.clauses[1].constraint, &ints(&[("x", 7), ("y", -3)])).unwrap());

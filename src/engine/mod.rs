@@ -3,10 +3,12 @@
 //! | engine | paper | module |
 //! | --- | --- | --- |
 //! | `bmc` | Biere et al., BMC; Alg. 1 of Frohn & Giesl, *Accelerated BMC* (seed 003) | [`bmc`] |
+//! | `pdr` | Hoder & Bjørner, *Generalized property directed reachability* (SAT 2012), with model-based projection (Komuravelli, Gurfinkel, Chaki, CAV 2014) | [`pdr`] |
 //! | `kind` | Sheeran, Singh, Stålmarck, *Checking safety properties using induction and a SAT-solver* | [`kind`] |
 
 pub mod bmc;
 pub mod kind;
+pub mod pdr;
 mod unroll;
 
 pub use unroll::Unroller;
@@ -67,7 +69,10 @@ pub enum TsAnswer {
     /// Safe, with an inductive invariant over the state variables that excludes the query.
     Safe(Term),
     /// Unsafe, with a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` over step-indexed variables.
-    Unsafe { k: usize, vals: Assignment },
+    Unsafe {
+        k: usize,
+        vals: Assignment,
+    },
     Unknown(Stop),
 }
 
@@ -86,6 +91,8 @@ pub enum EngineKind {
     Bmc,
     /// k-induction: counterexamples and k-inductive safety proofs.
     Kind,
+    /// Property-directed reachability (IC3/PDR): counterexamples and inductive invariants.
+    Pdr,
 }
 
 impl EngineKind {
@@ -93,6 +100,7 @@ impl EngineKind {
         match self {
             EngineKind::Bmc => "bmc",
             EngineKind::Kind => "kind",
+            EngineKind::Pdr => "pdr",
         }
     }
 
@@ -100,6 +108,7 @@ impl EngineKind {
         match self {
             EngineKind::Bmc => Box::new(bmc::Bmc::new(bmc::Config::default())),
             EngineKind::Kind => Box::new(kind::KInduction::new(kind::Config::default())),
+            EngineKind::Pdr => Box::new(pdr::Pdr::new(pdr::Config::default())),
         }
     }
 }

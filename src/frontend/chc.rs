@@ -1,6 +1,6 @@
 //! The CHC problem as a clause graph: predicates, clauses, and the error for bad input.
 
-use crate::logic::{free_vars, mk_var_of, subst, Sort, SmtTerm, Term, Var};
+use crate::logic::{free_vars, mk_var_of, subst, SmtTerm, Sort, Term, Var};
 use rustc_hash::FxHashMap;
 use std::fmt;
 
@@ -175,9 +175,12 @@ impl fmt::Display for ChcSystem {
                 if a.args.is_empty() {
                     smt_symbol(&self.pred(a.pred).name)
                 } else {
-                    let args: Vec<String> =
-                        a.args.iter().map(|t| SmtTerm(t).to_string()).collect();
-                    format!("({} {})", smt_symbol(&self.pred(a.pred).name), args.join(" "))
+                    let args: Vec<String> = a.args.iter().map(|t| SmtTerm(t).to_string()).collect();
+                    format!(
+                        "({} {})",
+                        smt_symbol(&self.pred(a.pred).name),
+                        args.join(" ")
+                    )
                 }
             };
             let mut body: Vec<String> = c.body.iter().map(app).collect();

@@ -16,7 +16,11 @@ pub fn definition(conj: &Term) -> Option<(Var, Term)> {
 pub fn definitions(conj: &Term) -> Vec<(Var, Term)> {
     match conj.get() {
         TermNode::Var(v) => vec![(v.clone(), mk_true())],
-        TermNode::Not(b) => b.as_var().map(|v| (v.clone(), mk_false())).into_iter().collect(),
+        TermNode::Not(b) => b
+            .as_var()
+            .map(|v| (v.clone(), mk_false()))
+            .into_iter()
+            .collect(),
         TermNode::Iff(a, b) => {
             let mut out = vec![];
             if let Some(v) = a.as_var() {

@@ -98,11 +98,7 @@ impl Lin {
             return Lin::zero();
         }
         Lin {
-            terms: self
-                .terms
-                .iter()
-                .map(|(t, d)| (t.clone(), d * c))
-                .collect(),
+            terms: self.terms.iter().map(|(t, d)| (t.clone(), d * c)).collect(),
             k: &self.k * c,
         }
     }

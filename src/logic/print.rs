@@ -15,8 +15,24 @@ pub fn smt_symbol(name: &str) -> String {
             .all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
         && !matches!(
             name,
-            "and" | "or" | "not" | "ite" | "let" | "forall" | "exists" | "true" | "false" | "_"
-                | "!" | "as" | "par" | "match" | "=" | "distinct" | "=>" | "xor"
+            "and"
+                | "or"
+                | "not"
+                | "ite"
+                | "let"
+                | "forall"
+                | "exists"
+                | "true"
+                | "false"
+                | "_"
+                | "!"
+                | "as"
+                | "par"
+                | "match"
+                | "="
+                | "distinct"
+                | "=>"
+                | "xor"
         );
     if simple {
         name.to_string()

@@ -57,8 +57,12 @@ pub enum TermNode {
 type Factory = HConsign<TermNode, BuildHasherDefault<FxHasher>>;
 
 /// The global term factory (an interner, not configuration).
-static FACTORY: LazyLock<Mutex<Factory>> =
-    LazyLock::new(|| Mutex::new(HConsign::with_capacity_and_hasher(1 << 12, Default::default())));
+static FACTORY: LazyLock<Mutex<Factory>> = LazyLock::new(|| {
+    Mutex::new(HConsign::with_capacity_and_hasher(
+        1 << 12,
+        Default::default(),
+    ))
+});
 
 fn mk(node: TermNode) -> Term {
     let mut f = FACTORY.lock().unwrap_or_else(|e| e.into_inner());

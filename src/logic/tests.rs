@@ -45,16 +45,27 @@ enum Cond {
 
 fn gen_int(r: &mut Rng, depth: u32) -> Ref {
     if depth == 0 || r.below(3) == 0 {
-        return if r.below(2) == 0 { Ref::Var(r.below(3) as usize) } else { Ref::Const(r.small()) };
+        return if r.below(2) == 0 {
+            Ref::Var(r.below(3) as usize)
+        } else {
+            Ref::Const(r.small())
+        };
     }
     let d = depth - 1;
     match r.below(7) {
         0 => Ref::Add(Box::new(gen_int(r, d)), Box::new(gen_int(r, d))),
         1 => Ref::Sub(Box::new(gen_int(r, d)), Box::new(gen_int(r, d))),
         2 => Ref::Mul(r.small(), Box::new(gen_int(r, d))),
-        3 => Ref::Div(Box::new(gen_int(r, d)), [-3, -2, 2, 3, 4][r.below(5) as usize]),
+        3 => Ref::Div(
+            Box::new(gen_int(r, d)),
+            [-3, -2, 2, 3, 4][r.below(5) as usize],
+        ),
         4 => Ref::Mod(Box::new(gen_int(r, d)), [-3, 2, 3, 5][r.below(4) as usize]),
-        5 => Ref::Ite(Box::new(gen_cond(r, d)), Box::new(gen_int(r, d)), Box::new(gen_int(r, d))),
+        5 => Ref::Ite(
+            Box::new(gen_cond(r, d)),
+            Box::new(gen_int(r, d)),
+            Box::new(gen_int(r, d)),
+        ),
         _ => Ref::Add(Box::new(gen_int(r, d)), Box::new(Ref::Const(r.small()))),
     }
 }
@@ -107,7 +118,9 @@ fn ref_cond(c: &Cond, env: &[i64]) -> bool {
 }
 
 fn vars() -> Vec<Term> {
-    (0..3).map(|i| mk_var(&format!("v{i}"), Sort::Int)).collect()
+    (0..3)
+        .map(|i| mk_var(&format!("v{i}"), Sort::Int))
+        .collect()
 }
 
 fn build_int(e: &Ref) -> Term {
@@ -152,7 +165,11 @@ fn normalized_terms_evaluate_like_the_reference() {
         for _ in 0..5 {
             let env: Vec<i64> = (0..3).map(|_| r.small() * 3).collect();
             let a = assignment(&env);
-            assert_eq!(eval_int(&te, &a).unwrap(), BigInt::from(ref_int(&e, &env)), "{te}");
+            assert_eq!(
+                eval_int(&te, &a).unwrap(),
+                BigInt::from(ref_int(&e, &env)),
+                "{te}"
+            );
             assert_eq!(eval_bool(&tc, &a).unwrap(), ref_cond(&c, &env), "{tc}");
         }
     }
@@ -165,7 +182,10 @@ fn comparisons_are_tightened_over_the_integers() {
     let t = mk_le(mk_mul_const(&BigInt::from(2), x.clone()), mk_int(3));
     assert_eq!(t, mk_le(x.clone(), mk_int(1)));
     // 2x = 3 has no integer solution
-    assert_eq!(mk_eq(mk_mul_const(&BigInt::from(2), x.clone()), mk_int(3)), mk_false());
+    assert_eq!(
+        mk_eq(mk_mul_const(&BigInt::from(2), x.clone()), mk_int(3)),
+        mk_false()
+    );
     // not (x <= 4)  is  x >= 5
     assert_eq!(mk_not(mk_le(x.clone(), mk_int(4))), mk_ge(x, mk_int(5)));
 }
@@ -182,7 +202,10 @@ fn printing_writes_negative_numbers_as_smtlib() {
 #[test]
 fn exists_elimination_substitutes_definitions() {
     let (x, y) = (mk_var("x", Sort::Int), mk_var("y", Sort::Int));
-    let body = mk_and(vec![mk_eq(y.clone(), mk_add(vec![x.clone(), mk_int(1)])), mk_le(y.clone(), mk_int(3))]);
+    let body = mk_and(vec![
+        mk_eq(y.clone(), mk_add(vec![x.clone(), mk_int(1)])),
+        mk_le(y.clone(), mk_int(3)),
+    ]);
     let t = mk_exists_elim(vec![y.as_var().unwrap().clone()], body);
     assert_eq!(t, mk_le(x, mk_int(2)));
 }

@@ -13,7 +13,12 @@ pub fn read_tsv(path: &std::path::Path, cols: &[&str]) -> Vec<Vec<String>> {
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
     let idx: Vec<usize> = cols
         .iter()
-        .map(|c| header.iter().position(|h| h == c).unwrap_or_else(|| panic!("no column {c}")))
+        .map(|c| {
+            header
+                .iter()
+                .position(|h| h == c)
+                .unwrap_or_else(|| panic!("no column {c}"))
+        })
         .collect();
     lines
         .filter(|l| !l.trim().is_empty())

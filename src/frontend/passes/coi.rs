@@ -56,9 +56,13 @@ impl Pass for ConeOfInfluence {
             missing.push(body.len());
         }
         let mut reach: FxHashSet<PredId> = FxHashSet::default();
-        let mut work: Vec<usize> = (0..sys.clauses.len()).filter(|&i| missing[i] == 0).collect();
+        let mut work: Vec<usize> = (0..sys.clauses.len())
+            .filter(|&i| missing[i] == 0)
+            .collect();
         while let Some(i) = work.pop() {
-            let Some(h) = &sys.clauses[i].head else { continue };
+            let Some(h) = &sys.clauses[i].head else {
+                continue;
+            };
             if reach.insert(h.pred) {
                 for &j in &using[h.pred.idx()] {
                     missing[j] -= 1;

@@ -48,7 +48,11 @@ fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated) -> Term {
             conj.push(instantiate(sys, m, b, &ren));
         }
         let body = mk_and(conj);
-        let bound: Vec<Var> = d.vars().into_iter().filter(|v| !ren.contains_key(v)).collect();
+        let bound: Vec<Var> = d
+            .vars()
+            .into_iter()
+            .filter(|v| !ren.contains_key(v))
+            .collect();
         disj.push(mk_exists_elim(bound, body));
     }
     mk_or(disj)
@@ -83,7 +87,13 @@ impl BackTranslate for Back {
 }
 
 /// The resolvent of `d` (defining `p`) with `u` (using `p` once), `d` renamed apart.
-fn resolve(d: &Clause, d_origin: &Origin, u: &Clause, u_origin: &Origin, fresh: &mut usize) -> (Clause, Origin) {
+fn resolve(
+    d: &Clause,
+    d_origin: &Origin,
+    u: &Clause,
+    u_origin: &Origin,
+    fresh: &mut usize,
+) -> (Clause, Origin) {
     *fresh += 1;
     let tag = *fresh;
     let mut ren: FxHashMap<Var, Term> = FxHashMap::default();
@@ -98,7 +108,13 @@ fn resolve(d: &Clause, d_origin: &Origin, u: &Clause, u_origin: &Origin, fresh: 
     let h = d.head.as_ref().unwrap();
     let pos = u.body.iter().position(|b| b.pred == h.pred).unwrap();
     let mut body = d.body.clone();
-    body.extend(u.body.iter().enumerate().filter(|(i, _)| *i != pos).map(|(_, b)| b.clone()));
+    body.extend(
+        u.body
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != pos)
+            .map(|(_, b)| b.clone()),
+    );
     let mut conj = vec![d.constraint.clone(), u.constraint.clone()];
     for (a, b) in h.args.iter().zip(&u.body[pos].args) {
         conj.push(mk_eq(a.clone(), b.clone()));
@@ -113,7 +129,10 @@ fn resolve(d: &Clause, d_origin: &Origin, u: &Clause, u_origin: &Origin, fresh: 
     let close = |t: &Term| subst(t, &defs);
     let mut parts = vec![];
     for (cid, map) in &d_origin.0 {
-        let map = map.iter().map(|(v, t)| (v.clone(), close(&subst(t, &ren)))).collect();
+        let map = map
+            .iter()
+            .map(|(v, t)| (v.clone(), close(&subst(t, &ren))))
+            .collect();
         parts.push((*cid, with_identity(map, Some(&ren), &defs, &ren)));
     }
     for (cid, map) in &u_origin.0 {
@@ -166,7 +185,11 @@ impl Pass for Inline {
         let n = sys.preds.len();
         let mut defs_of: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
         let mut uses_of: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
-        let index = |i: usize, c: &Clause, defs_of: &mut Vec<FxHashSet<usize>>, uses_of: &mut Vec<FxHashSet<usize>>, add: bool| {
+        let index = |i: usize,
+                     c: &Clause,
+                     defs_of: &mut Vec<FxHashSet<usize>>,
+                     uses_of: &mut Vec<FxHashSet<usize>>,
+                     add: bool| {
             if let Some(h) = &c.head {
                 if add {
                     defs_of[h.pred.idx()].insert(i);
@@ -200,9 +223,10 @@ impl Pass for Inline {
             let once = uses
                 .iter()
                 .all(|&i| get(i).body.iter().filter(|b| b.pred == p).count() == 1);
-            let stays_linear = defs
-                .iter()
-                .all(|&d| uses.iter().all(|&u| get(d).body.len() + get(u).body.len() <= 2));
+            let stays_linear = defs.iter().all(|&d| {
+                uses.iter()
+                    .all(|&u| get(d).body.len() + get(u).body.len() <= 2)
+            });
             if recursive || !once || !stays_linear {
                 continue;
             }

@@ -1,0 +1,246 @@
+//! Inductive generalization: from a cube blocked at level `i` to a lemma, the negation of a
+//! cube `g` that contains the blocked one (as a set of states) and is still disjoint from
+//! `init` and inductive relative to `F_{i-1}`:
+//! `init /\ g` and `F_{i-1} /\ not g /\ trans /\ g'` are unsatisfiable.
+//!
+//! 1. Unsat cores: the literals of the cube that `F_{i-1} /\ trans /\ cube'` needs, plus
+//!    those that `init /\ cube` needs ([`generalize`]).
+//! 2. Variable elimination ([`shadow`]): `g` is replaced by its real shadow without a variable
+//!    `x` (Fourier–Motzkin: each upper bound of `x` resolved with each lower bound), a larger
+//!    cube that no longer mentions `x`. The resolvents are linear combinations of the cube's
+//!    literals, the relational lemmas an interpolating (Farkas) core would give; they block
+//!    families of states that literal dropping can only block one by one.
+//! 3. Pairwise sums ([`pair_sums`]): `g` is replaced by the sums of pairs of its literals, a
+//!    larger cube that relates variables of different literals.
+//! 4. Literal dropping (Bradley, *SAT-based model checking without unrolling*, VMCAI 2011):
+//!    try `g \ {l}` for each literal `l`, keep it when the two checks still hold, and shrink
+//!    it further to the unsat core of the relative induction query.
+//! 5. Bound weakening ([`weaken_bounds`]): each remaining bound `t <= b` is raised while the
+//!    cube stays blocked.
+
+use super::context::{Context, Cube};
+use super::Config;
+use crate::engine::Stop;
+use crate::logic::*;
+use num_traits::{Signed, Zero};
+
+/// At most this many resolvents in one variable elimination.
+const MAX_RESOLVENTS: usize = 16;
+
+/// At most this many literals are summed pairwise.
+const MAX_SUMMANDS: usize = 4;
+
+/// At most this many successive weakenings of one bound.
+const MAX_WEAKENINGS: usize = 16;
+
+/// The literals of `cube` that are in `a` or `b`, in the cube's order.
+fn keep(cube: &[Term], a: &[Term], b: &[Term]) -> Cube {
+    cube.iter()
+        .filter(|l| a.contains(l) || b.contains(l))
+        .cloned()
+        .collect()
+}
+
+/// The variables that have both an upper and a lower bound in the `<=` literals of `cube`.
+fn bounded_vars(cube: &[Term]) -> Vec<Term> {
+    let mut upper = vec![];
+    let mut lower = vec![];
+    for lit in cube {
+        if let TermNode::Le(l) = lit.get() {
+            for (t, c) in &l.terms {
+                if t.as_var().is_some() {
+                    let side = if c.is_positive() {
+                        &mut upper
+                    } else {
+                        &mut lower
+                    };
+                    side.push(t.clone());
+                }
+            }
+        }
+    }
+    let mut out: Vec<Term> = vec![];
+    for t in upper {
+        if lower.contains(&t) && !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// The real shadow of `cube` without the variable `x`: its literals without `x`, plus
+/// `a*r_u + b*r_l <= 0` for each upper bound `b*x + r_u <= 0` and lower bound
+/// `-a*x + r_l <= 0` (`a, b > 0`). It contains every state of the cube. `None` when `x`
+/// occurs other than as a variable of `<=` literals, or would give too many resolvents.
+pub fn shadow(cube: &[Term], x: &Term) -> Option<Cube> {
+    let x_var = x.as_var()?;
+    let mut out: Cube = vec![];
+    let mut uppers = vec![];
+    let mut lowers = vec![];
+    for lit in cube {
+        if let TermNode::Le(l) = lit.get() {
+            let c = l.coef(x);
+            if !c.is_zero() {
+                let rest = l.add(&Lin::of(x).scale(&-&c));
+                if free_vars(&mk_lin(rest.clone())).contains(x_var) {
+                    return None;
+                }
+                if c.is_positive() {
+                    uppers.push((c, rest));
+                } else {
+                    lowers.push((-c, rest));
+                }
+                continue;
+            }
+        }
+        if free_vars(lit).contains(x_var) {
+            return None;
+        }
+        out.push(lit.clone());
+    }
+    if uppers.is_empty() || lowers.is_empty() || uppers.len() * lowers.len() > MAX_RESOLVENTS {
+        return None;
+    }
+    for (b, ru) in &uppers {
+        for (a, rl) in &lowers {
+            let r = mk_le_lin(ru.scale(a).add(&rl.scale(b)));
+            if r.as_bool() != Some(true) && !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The pairwise sums of the `<=` literals of `cube` (each implied by the cube), with its other
+/// literals: a larger cube, whose literals relate the variables of different literals and no
+/// longer mention the constants in which a family of blocked cubes differs
+/// (`i2 >= k + 1 /\ i0 <= k` gives `i2 - i0 >= 1` for every `k`). `None` when `cube` has
+/// fewer than two or more than [`MAX_SUMMANDS`] `<=` literals.
+pub fn pair_sums(cube: &[Term]) -> Option<Cube> {
+    let les: Vec<&Lin> = cube
+        .iter()
+        .filter_map(|l| match l.get() {
+            TermNode::Le(lin) => Some(lin),
+            _ => None,
+        })
+        .collect();
+    if les.len() < 2 || les.len() > MAX_SUMMANDS {
+        return None;
+    }
+    let mut out: Cube = cube
+        .iter()
+        .filter(|l| !matches!(l.get(), TermNode::Le(_)))
+        .cloned()
+        .collect();
+    for (i, a) in les.iter().enumerate() {
+        for b in &les[i + 1..] {
+            let r = mk_le_lin(a.add(b));
+            if r.as_bool() != Some(true) && !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Replaces `g` by the larger cube `h` when `h` is still blocked at `level`, shrunk to the
+/// cores of the two checks; returns whether it did.
+fn try_larger(
+    ctx: &mut Context,
+    level: usize,
+    g: &mut Cube,
+    icore: &mut Vec<Term>,
+    h: Cube,
+) -> Result<bool, Stop> {
+    let Some(hcore) = ctx.init_core(&h)? else {
+        return Ok(false);
+    };
+    let Some(core) = ctx.inductive_core(level, &h)? else {
+        return Ok(false);
+    };
+    *g = keep(&h, &core, &hcore);
+    *icore = hcore;
+    Ok(true)
+}
+
+/// Is `h` still blocked at `level` (disjoint from `init`, inductive relative to `F_{level-1}`)?
+fn blocked(ctx: &mut Context, level: usize, h: &[Term]) -> Result<bool, Stop> {
+    Ok(ctx.init_core(h)?.is_some() && ctx.inductive_core(level, h)?.is_some())
+}
+
+/// Raises each bound `t <= b` of `g` as far as `g` stays blocked, trying `b + 1`, `b + 2`,
+/// `b + 4`, .. (at most [`MAX_WEAKENINGS`] steps): the lemma `t > b'` then excludes all the
+/// states it can, where literal dropping would learn `t > b`, `t > b + 1`, .. one by one.
+fn weaken_bounds(ctx: &mut Context, level: usize, g: &mut Cube) -> Result<(), Stop> {
+    for i in 0..g.len() {
+        let TermNode::Le(l) = g[i].get() else {
+            continue;
+        };
+        let l = l.clone();
+        let mut step = 1i64;
+        for _ in 0..MAX_WEAKENINGS {
+            let mut weaker = l.clone();
+            weaker.k -= step;
+            let mut h = g.clone();
+            h[i] = mk_le_lin(weaker);
+            if !blocked(ctx, level, &h)? {
+                break;
+            }
+            *g = h;
+            step *= 2;
+        }
+    }
+    Ok(())
+}
+
+/// Generalizes `cube`, blocked at `level` with the core `trans_core` of
+/// `F_{level-1} /\ trans /\ cube'` and the core `init_core` of `init /\ cube`.
+pub fn generalize(
+    ctx: &mut Context,
+    cfg: &Config,
+    level: usize,
+    cube: &[Term],
+    trans_core: &[Term],
+    init_core: Vec<Term>,
+) -> Result<Cube, Stop> {
+    let mut g = keep(cube, trans_core, &init_core);
+    let mut icore = init_core;
+    if cfg.eliminate_vars {
+        for x in bounded_vars(&g) {
+            if let Some(h) = shadow(&g, &x) {
+                try_larger(ctx, level, &mut g, &mut icore, h)?;
+            }
+        }
+    }
+    if cfg.pair_sums {
+        if let Some(h) = pair_sums(&g) {
+            try_larger(ctx, level, &mut g, &mut icore, h)?;
+        }
+    }
+    let candidates = if cfg.drop_literals { g.clone() } else { vec![] };
+    for lit in candidates {
+        if g.len() <= 1 {
+            break;
+        }
+        if !g.contains(&lit) {
+            continue;
+        }
+        let h: Cube = g.iter().filter(|l| **l != lit).cloned().collect();
+        let mut hcore = icore.clone();
+        if icore.contains(&lit) {
+            match ctx.init_core(&h)? {
+                None => continue,
+                Some(c) => hcore = c,
+            }
+        }
+        if let Some(core) = ctx.inductive_core(level, &h)? {
+            g = keep(&h, &core, &hcore);
+            icore = hcore;
+        }
+    }
+    if cfg.weaken_bounds {
+        weaken_bounds(ctx, level, &mut g)?;
+    }
+    Ok(g)
+}

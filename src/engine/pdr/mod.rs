@@ -1,0 +1,141 @@
+//! Property-directed reachability (IC3/PDR) for linear integer arithmetic: Hoder & Bjørner,
+//! *Generalized property directed reachability* (SAT 2012), with predecessors generalized by
+//! model-based projection as in Komuravelli, Gurfinkel & Chaki, *SMT-based model checking
+//! for recursive programs* (CAV 2014).
+//!
+//! Frames `F_0 = init`, `F_1 .. F_N` are sets of lemmas over the state variables (which
+//! include `loc`, so a lemma that mentions `loc` is about one predicate). They satisfy
+//! `init => F_i`, `F_i => F_{i+1}` and `F_i /\ trans => F_{i+1}'`.
+//! The paper's rules map to functions as follows:
+//!
+//! | GPDR rule | here |
+//! | --- | --- |
+//! | *Initialize*, *Unfold* (open `F_{N+1}`) | [`search::Search::run`] |
+//! | *Candidate*: a state of `F_N` satisfies the query | [`context::Context::bad_cube`], [`search::Search::strengthen`] |
+//! | *Decide*: a predecessor of an obligation in `F_{i-1}`, generalized by MBP | [`context::Context::predecessor`] |
+//! | *Conflict*: the obligation is blocked, learn a lemma | `search::Search::block`, [`generalize::generalize`] |
+//! | *Induction* / propagation: push lemmas forward | `search::Search::propagate` |
+//! | *Valid*: `F_i = F_{i+1}` | `search::Search::propagate` (the invariant is `F_{i+1}`) |
+//! | *Model*: an obligation reaches `init` | `search::Search::counterexample`, [`cex::replay`] |
+//!
+//! One incremental solver holds `init`, `trans` and `query` behind activation literals and
+//! lemmas behind one literal per frame (see [`context`]); every query is a
+//! `check-sat-assuming`. A counterexample is re-solved as a BMC path of the obligation
+//! chain's length in a fresh solver, so it is over step-indexed variables as BMC gives it.
+
+mod cex;
+mod context;
+mod generalize;
+mod search;
+#[cfg(test)]
+mod tests;
+
+use super::{Stop, TsAnswer, TsEngine};
+use crate::smt::{Smt, SmtStats, SolverConfig};
+use crate::ts::TransitionSystem;
+use context::Context;
+use search::Search;
+
+/// PDR settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// After the unsat cores, try to eliminate each variable with both an upper and a lower
+    /// bound from a blocked cube (its real shadow, a larger cube), keeping the cube disjoint
+    /// from `init` and inductive relative to the previous frame (default: true).
+    pub eliminate_vars: bool,
+    /// Then try to replace a blocked cube by the pairwise sums of its bounds, a larger cube
+    /// (default: true).
+    pub pair_sums: bool,
+    /// Then try to drop each literal of a blocked cube, keeping the cube
+    /// disjoint from `init` and inductive relative to the previous frame (default: true).
+    pub drop_literals: bool,
+    /// Finally raise each bound of the cube as far as it stays blocked (default: false).
+    pub weaken_bounds: bool,
+    /// When a new lemma cannot be pushed to the frontier, also try to learn one from the
+    /// blocked cube without that lemma's literals (default: true).
+    pub second_lemma: bool,
+    /// Push a new lemma to the highest frame where it holds (default: true).
+    pub push_lemmas: bool,
+    /// Re-enqueue a blocked obligation one level above its lemma, which finds deeper
+    /// counterexamples sooner (default: true).
+    pub requeue: bool,
+    /// Give up after this many frames (default: none, run until killed).
+    pub max_frames: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            eliminate_vars: true,
+            pair_sums: true,
+            drop_literals: true,
+            weaken_bounds: false,
+            second_lemma: true,
+            push_lemmas: true,
+            requeue: true,
+            max_frames: None,
+        }
+    }
+}
+
+/// Counters for `--stats`.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    /// The frontier `N`.
+    pub frames: usize,
+    /// Lemmas learned.
+    pub lemmas: usize,
+    /// Proof obligations processed.
+    pub obligations: usize,
+    /// Variables that projections replaced by their model value.
+    pub mbp_substitutions: usize,
+}
+
+pub struct Pdr {
+    cfg: Config,
+    counters: Counters,
+    smt: SmtStats,
+}
+
+impl Pdr {
+    pub fn new(cfg: Config) -> Pdr {
+        Pdr {
+            cfg,
+            counters: Counters::default(),
+            smt: SmtStats::default(),
+        }
+    }
+
+    fn run(&mut self, ts: &TransitionSystem, smt_cfg: &SolverConfig) -> Result<TsAnswer, Stop> {
+        let ctx = Context::new(ts, Smt::new(smt_cfg, "pdr")?)?;
+        let mut search = Search::new(&self.cfg, ctx, smt_cfg, &mut self.counters);
+        let r = search.run();
+        let mut smt = search.ctx.smt.stats();
+        smt += search.cex_smt;
+        let substitutions = search.ctx.mbp_substitutions;
+        self.smt = smt;
+        self.counters.mbp_substitutions = substitutions;
+        r
+    }
+}
+
+impl TsEngine for Pdr {
+    fn name(&self) -> &'static str {
+        "pdr"
+    }
+
+    fn solve(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> TsAnswer {
+        self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
+    }
+
+    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+        let c = &self.counters;
+        let counters = vec![
+            ("frames", c.frames.to_string()),
+            ("lemmas", c.lemmas.to_string()),
+            ("obligations", c.obligations.to_string()),
+            ("mbp-model-substitutions", c.mbp_substitutions.to_string()),
+        ];
+        (counters, self.smt)
+    }
+}
