@@ -95,7 +95,7 @@ fn query_forms() {
 #[test]
 fn errors_name_the_construct_and_its_line() {
     let cases = [
-        ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int) (y Int))\n  (=> (and (P x) (= y (* x y))) (P y))))", 3, "non-linear"),
+        ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int) (y Int))\n  (=> (and (P x) (= y (* x y))) (P y))))", 4, "non-linear"),
         ("(declare-fun P (Real) Bool)", 2, "Real"),
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (Q x) (P x))))", 3, "Q"),
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (P x x) false)))", 3, "arguments"),
