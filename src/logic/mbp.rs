@@ -1020,7 +1020,7 @@ mod tests {
         };
         let mut unknown = 0;
         for _ in 0..400 {
-            let p = Problem::generate(&mut rng, 4, false, 1);
+            let p = Problem::generate(&mut rng, 4, false, 2);
             let r = project(&p.phi, &p.model, &p.elim).unwrap();
             check_model(&p, &r);
             unknown += usize::from(!check_by_solver(&mut smt, &p, &r));

@@ -30,6 +30,9 @@ const MAX_RESOLVENTS: usize = 16;
 /// At most this many literals are summed pairwise.
 const MAX_SUMMANDS: usize = 4;
 
+/// At most this many sums in [`cross_sums`].
+const MAX_SUMS: usize = 12;
+
 /// At most this many successive weakenings of one bound.
 const MAX_WEAKENINGS: usize = 16;
 
@@ -135,6 +138,39 @@ pub fn pair_sums(cube: &[Term]) -> Option<Cube> {
         .collect();
     for (i, a) in les.iter().enumerate() {
         for b in &les[i + 1..] {
+            let r = mk_le_lin(a.add(b));
+            if r.as_bool() != Some(true) && !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The sums of each `<=` literal of `g` with each other `<=` literal of `g` or `rest`, with
+/// the other literals of `g`: implied by `g /\ rest`, so a cube that contains it. `None`
+/// without sums or with more than [`MAX_SUMS`].
+pub fn cross_sums(g: &[Term], rest: &[Term]) -> Option<Cube> {
+    let le = |c: &[Term]| -> Vec<Lin> {
+        c.iter()
+            .filter_map(|l| match l.get() {
+                TermNode::Le(lin) => Some(lin.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (gs, rs) = (le(g), le(rest));
+    let n = gs.len() * gs.len().saturating_sub(1) / 2 + gs.len() * rs.len();
+    if n == 0 || n > MAX_SUMS {
+        return None;
+    }
+    let mut out: Cube = g
+        .iter()
+        .filter(|l| !matches!(l.get(), TermNode::Le(_)))
+        .cloned()
+        .collect();
+    for (i, a) in gs.iter().enumerate() {
+        for b in gs[i + 1..].iter().chain(&rs) {
             let r = mk_le_lin(a.add(b));
             if r.as_bool() != Some(true) && !out.contains(&r) {
                 out.push(r);

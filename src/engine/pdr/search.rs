@@ -2,7 +2,7 @@
 
 use super::cex::replay;
 use super::context::{Context, Cube, Pred};
-use super::generalize::generalize;
+use super::generalize::{cross_sums, generalize};
 use super::{Config, Counters};
 use crate::engine::{log_progress, Stop, TsAnswer};
 use crate::logic::*;
@@ -194,29 +194,28 @@ impl<'a> Search<'a> {
     }
 
     /// When the lemma `not g` learned from `cube` stops below the frontier, it may hold for
-    /// a bounded number of steps only (`x <= 2*y - k` blocks states `k` steps from the
-    /// query). If the cube without `g`'s literals is blocked at `level` too, it gives a second
-    /// lemma for another reason, often an inductive one. Returns that lemma's level (0 if none).
+    /// a bounded number of steps only (`y >= 1` while `y` counts down from `1000` as `x`
+    /// counts up). Two other cubes that contain `cube` may be blocked at `level` for another,
+    /// often inductive, reason: the cube without `g`'s literals, then the sums of `g`'s bounds
+    /// with the cube's other bounds (`x + y <= 999`). The first that is blocked gives a second
+    /// lemma. Returns its level (0 if none).
     fn second_lemma(&mut self, level: usize, cube: &[Term], g: &[Term]) -> Result<usize, Stop> {
         let rest: Cube = cube.iter().filter(|l| !g.contains(l)).cloned().collect();
         if rest.is_empty() || rest.len() == cube.len() {
             return Ok(0);
         }
-        let Some(init_core) = self.ctx.init_core(&rest)? else {
-            return Ok(0);
-        };
-        let Some(trans_core) = self.ctx.trans_core(level, &rest)? else {
-            return Ok(0);
-        };
-        let g2 = generalize(
-            &mut self.ctx,
-            self.cfg,
-            level,
-            &rest,
-            &trans_core,
-            init_core,
-        )?;
-        self.add_lemma(g2, level)
+        let sums = cross_sums(g, &rest);
+        for h in [Some(rest), sums].into_iter().flatten() {
+            let Some(init_core) = self.ctx.init_core(&h)? else {
+                continue;
+            };
+            let Some(trans_core) = self.ctx.trans_core(level, &h)? else {
+                continue;
+            };
+            let g2 = generalize(&mut self.ctx, self.cfg, level, &h, &trans_core, init_core)?;
+            return self.add_lemma(g2, level);
+        }
+        Ok(0)
     }
 
     /// Adds `not cube` to `F_1 .. F_level`, pushes it as far as it goes, and drops the lemmas

@@ -15,7 +15,21 @@ fn bench_dir() -> PathBuf {
 
 /// Problems PDR must prove safe: their invariants are bounds, parities and relations that
 /// generalization finds (a regression here is a lost generalization).
-const MUST_SOLVE: &[&str] = &[];
+const MUST_SOLVE: &[&str] = &[
+    "gen/chain-20-sat.smt2",
+    "gen/counter-1000000-sat.smt2",
+    "gen/div2-sat.smt2",
+    "gen/divneg-sat.smt2",
+    "gen/flag-alternate-sat.smt2",
+    "gen/flag-parity2-sat.smt2",
+    "gen/mod3-sat.smt2",
+    "gen/modneg-sat.smt2",
+    "gen/nested-3x4-sat.smt2",
+    "gen/phase-1000-sat.smt2",
+    "gen/phase-twoloop-sat.smt2",
+    "gen/updown-100000-sat.smt2",
+    "gen/wide-120-sat.smt2",
+];
 
 /// Solves one problem with PDR alone; panics on a wrong answer or a witness the validator
 /// rejects. Returns the verdict word.
