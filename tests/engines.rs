@@ -183,3 +183,76 @@ fn pdr_proves_safety_where_k_induction_cannot() {
         assert_eq!(run(path, "sat", vec![EngineKind::Pdr], 60), "sat", "{path}");
     }
 }
+
+/// ABMC's own counters for a run: its bound at the answer.
+fn abmc_depth(out: &chcsolve::Outcome) -> usize {
+    let (_, _, counters, _) = out
+        .stats
+        .engines
+        .iter()
+        .find(|(name, ..)| name == "abmc")
+        .expect("abmc reported");
+    counters
+        .iter()
+        .find(|(k, _)| *k == "depth")
+        .and_then(|(_, v)| v.parse().ok())
+        .expect("abmc depth")
+}
+
+#[test]
+fn abmc_finds_deep_counterexamples_at_small_bounds() {
+    // (problem, concrete length at least): the counterexample ABMC finds is expanded into
+    // every concrete step and replayed; its bound must stay far below that length
+    for (path, min_steps) in [
+        ("gen/counter-1000-unsat.smt2", 1000),
+        ("gen/counter-100000-unsat.smt2", 100_000),
+        ("gen/updown-10000-unsat.smt2", 10_000),
+        ("gen/phase-1000-unsat.smt2", 2000),
+        ("gen/nested-20x50-unsat.smt2", 1000),
+    ] {
+        let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
+        let opts = Options {
+            engines: vec![EngineKind::Abmc],
+            timeout: Some(Duration::from_secs(120)),
+            ..Options::default()
+        };
+        let out = solve_str(&input, &opts).unwrap();
+        let Verdict::Unsat(cex) = &out.verdict else {
+            panic!("{path}: expected unsat, got {}", out.verdict.word())
+        };
+        validate::check_cex(&out.system, cex).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(
+            cex.len() > min_steps,
+            "{path}: counterexample of {} steps",
+            cex.len()
+        );
+        let depth = abmc_depth(&out);
+        assert!(
+            depth * 20 < cex.len(),
+            "{path}: bound {depth} for a counterexample of {} steps",
+            cex.len()
+        );
+    }
+}
+
+#[test]
+fn abmc_is_never_wrong_and_proves_safety_by_blocking() {
+    let rows = read_tsv(&bench_dir().join("expected.tsv"), &["path", "expected"]);
+    let sat = std::sync::Mutex::new(vec![]);
+    let failures = par_rows(rows, |path, expected| {
+        let got = run(path, expected, vec![EngineKind::Abmc], 10);
+        if got == "sat" {
+            sat.lock().unwrap().push(path.to_string());
+        }
+        None
+    });
+    assert!(failures.is_empty(), "{failures:#?}");
+    // planted safe problems whose reachable states blocking clauses exhaust
+    let sat = sat.into_inner().unwrap();
+    for path in ["gen/counter-1000-sat.smt2", "gen/counter-100000-sat.smt2"] {
+        assert!(
+            sat.iter().any(|p| p == path),
+            "abmc did not prove {path} safe; it proved {sat:?}"
+        );
+    }
+}

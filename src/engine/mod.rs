@@ -6,6 +6,7 @@
 //! | `pdr` | Hoder & Bjørner, *Generalized property directed reachability* (SAT 2012), with model-based projection (Komuravelli, Gurfinkel, Chaki, CAV 2014) | [`pdr`] |
 //! | `kind` | Sheeran, Singh, Stålmarck, *Checking safety properties using induction and a SAT-solver* | [`kind`] |
 
+pub mod abmc;
 pub mod bmc;
 pub mod kind;
 pub mod pdr;
@@ -93,6 +94,9 @@ pub enum EngineKind {
     Kind,
     /// Property-directed reachability (IC3/PDR): counterexamples and inductive invariants.
     Pdr,
+    /// Accelerated BMC with blocking clauses: deep counterexamples, and safety when the
+    /// blocked unrolling runs dry.
+    Abmc,
 }
 
 impl EngineKind {
@@ -101,6 +105,7 @@ impl EngineKind {
             EngineKind::Bmc => "bmc",
             EngineKind::Kind => "kind",
             EngineKind::Pdr => "pdr",
+            EngineKind::Abmc => "abmc",
         }
     }
 
@@ -109,6 +114,7 @@ impl EngineKind {
             EngineKind::Bmc => Box::new(bmc::Bmc::new(bmc::Config::default())),
             EngineKind::Kind => Box::new(kind::KInduction::new(kind::Config::default())),
             EngineKind::Pdr => Box::new(pdr::Pdr::new(pdr::Config::default())),
+            EngineKind::Abmc => Box::new(abmc::Abmc::new(abmc::Config::default())),
         }
     }
 }

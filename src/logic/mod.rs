@@ -7,7 +7,7 @@ pub mod mbp;
 mod print;
 mod term;
 
-pub use defs::{definition, mk_exists_elim};
+pub use defs::{definition, definitions, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};
 pub use linear::Lin;
 pub use print::{smt_symbol, SmtTerm};

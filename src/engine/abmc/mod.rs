@@ -1,0 +1,827 @@
+//! Accelerated bounded model checking with blocking clauses: Alg. 3 of Frohn & Giesl,
+//! *Accelerated Bounded Model Checking* (seed 003).
+//!
+//! BMC over `init@0 /\ step@0 .. step@(b-1)`, where step `j` is either the transition
+//! formula (`id@j = 0`) or a learned transition (`id@j = l`). From each model of the
+//! unrolling we read the trace of syntactic implicants, extend the dependency graph with its
+//! consecutive pairs, and accelerate the shortest cyclic suffix that `should_accel` admits
+//! (Sect. 3.3), once per cycle (the cache of Sect. 4).
+//!
+//! Unlike Alg. 3, a learned transition is made available at every step, earlier ones
+//! included (its implication `id@j = l -> tau_l@j` is asserted for every `j`, and the range
+//! of `id@j` is asserted per check). This keeps one argument for the blocking clauses simple:
+//! for an exact `tau_l = accel(pi)` (`tau_l` is `pi^n` for every `n >= 1`), every path can be
+//! rewritten into one that is shorter, or as long with learned transitions in place of
+//! original ones, as long as it
+//! - runs `pi` at steps `s .. s+|pi|-1` (replace by `tau_l` at `s`),
+//! - runs `tau_l` then `pi` (replace both by `tau_l`),
+//! - runs `tau_l` twice (replace by one `tau_l`).
+//!
+//! A path minimal in (length, then the most learned steps) does none of these, so the three
+//! blocking clauses, asserted at every position, keep a shortest path to every reachable
+//! state. When the unrolling with them becomes unsatisfiable at bound `b`, every reachable
+//! state is reached in fewer than `b` steps, so the union of the states reachable in
+//! `0 .. b-1` steps (with the blocking clauses) is exactly the reachable set: an inductive
+//! invariant. We compute it without quantifiers by model-based projection and hand it to
+//! the validator, which checks it like any other invariant and trusts none of this.
+//!
+//! A counterexample is expanded into the concrete steps of its learned transitions (exact
+//! evaluation where the steps are determined, a solver query per iteration otherwise) and
+//! replayed by the validator as usual.
+
+pub mod accel;
+mod expand;
+
+use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use crate::logic::*;
+use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
+use crate::ts::TransitionSystem;
+use num_bigint::BigInt;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// ABMC settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Give up after this bound (default: none).
+    pub max_depth: Option<usize>,
+    /// Assert blocking clauses for exact accelerations (default: true).
+    pub blocking: bool,
+    /// At most this many cubes in the invariant built from a safe unrolling.
+    pub max_cubes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_depth: None,
+            blocking: true,
+            max_cubes: 2000,
+        }
+    }
+}
+
+/// A vertex of the dependency graph: an implicant of the transition formula, or a learned
+/// transition (index into `learned`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Tr {
+    Orig(usize),
+    Learned(usize),
+}
+
+/// A transition learned by accelerating `cycle`.
+struct Learned {
+    cycle: Vec<Tr>,
+    /// Literals over state, next, `n` (named `abmc.n<id>`).
+    lits: Vec<Term>,
+    n: Var,
+    exact: bool,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Counters {
+    depth: usize,
+    learned: usize,
+    exact: usize,
+    failed: usize,
+    blocking: usize,
+    cex_steps: usize,
+    inv_cubes: usize,
+}
+
+pub struct Abmc {
+    cfg: Config,
+    c: Counters,
+    smt: SmtStats,
+}
+
+impl Abmc {
+    pub fn new(cfg: Config) -> Abmc {
+        Abmc {
+            cfg,
+            c: Counters::default(),
+            smt: SmtStats::default(),
+        }
+    }
+}
+
+impl TsEngine for Abmc {
+    fn name(&self) -> &'static str {
+        "abmc"
+    }
+
+    fn solve(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> TsAnswer {
+        let r = match Smt::new(smt, "abmc") {
+            Ok(s) => {
+                let mut run = Run::new(ts, &self.cfg, Unroller::new(s), smt);
+                let r = run.main();
+                self.c = run.c;
+                self.smt = run.u.smt.stats();
+                r
+            }
+            Err(e) => Err(e.into()),
+        };
+        r.unwrap_or_else(TsAnswer::Unknown)
+    }
+
+    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+        let c = &self.c;
+        (
+            vec![
+                ("depth", c.depth.to_string()),
+                ("learned", c.learned.to_string()),
+                ("learned exact", c.exact.to_string()),
+                ("acceleration failures", c.failed.to_string()),
+                ("blocking clauses", c.blocking.to_string()),
+                ("counterexample steps", c.cex_steps.to_string()),
+                ("invariant cubes", c.inv_cubes.to_string()),
+            ],
+            self.smt,
+        )
+    }
+}
+
+/// The state of one run.
+struct Run<'a> {
+    ts: &'a TransitionSystem,
+    cfg: &'a Config,
+    smt_cfg: &'a SolverConfig,
+    u: Unroller,
+    c: Counters,
+    /// Step-local variables of `trans`.
+    locals: Vec<Var>,
+    id: Var,
+    /// Implicants of `trans` seen on traces, by their sorted literals.
+    orig: Vec<Vec<Term>>,
+    orig_index: FxHashMap<Vec<Term>, usize>,
+    learned: Vec<Learned>,
+    /// Cycles tried already, with the learned transition if acceleration succeeded.
+    cache: FxHashMap<Vec<Tr>, Option<usize>>,
+    edges: FxHashSet<(Tr, Tr)>,
+    /// Number of steps asserted.
+    bound: usize,
+    /// Every formula asserted outside push scopes, with the highest step it mentions
+    /// (for projecting the reachable states at a depth).
+    asserted: Vec<(usize, Term)>,
+}
+
+/// `v` at step `i`: `name@i`.
+fn at(v: &Var, i: usize) -> Var {
+    Var {
+        name: format!("{}@{i}", v.name).into(),
+        sort: v.sort,
+    }
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        ts: &'a TransitionSystem,
+        cfg: &'a Config,
+        u: Unroller,
+        smt_cfg: &'a SolverConfig,
+    ) -> Run<'a> {
+        let locals = free_vars(&ts.trans)
+            .into_iter()
+            .filter(|v| !ts.state.contains(v) && !ts.next.contains(v))
+            .collect();
+        Run {
+            ts,
+            cfg,
+            smt_cfg,
+            u,
+            c: Counters::default(),
+            locals,
+            id: Var {
+                name: "abmc.id".into(),
+                sort: Sort::Int,
+            },
+            orig: vec![],
+            orig_index: FxHashMap::default(),
+            learned: vec![],
+            cache: FxHashMap::default(),
+            edges: FxHashSet::default(),
+            bound: 0,
+            asserted: vec![],
+        }
+    }
+
+    fn id_at(&self, j: usize) -> Term {
+        mk_var_of(&at(&self.id, j))
+    }
+
+    fn id_is(&self, j: usize, l: usize) -> Term {
+        mk_eq(self.id_at(j), mk_int(l as i64))
+    }
+
+    /// Asserts `t` for good; `top` is the highest step whose variables it mentions.
+    fn assert(&mut self, top: usize, t: Term) -> Result<(), Stop> {
+        self.u.assert(&t)?;
+        self.asserted.push((top, t));
+        Ok(())
+    }
+
+    /// The range of `id@j` for the steps `j < steps`, and `id@j = -1` for the later ones,
+    /// which switches them off (asserted inside a push scope, as the range grows with
+    /// learning).
+    fn assert_ranges(&mut self, steps: usize) -> Result<(), Stop> {
+        let hi = mk_int(self.learned.len() as i64);
+        for j in 0..self.bound {
+            let id = self.id_at(j);
+            let r = if j < steps {
+                mk_and(vec![mk_le(mk_int(0), id.clone()), mk_le(id, hi.clone())])
+            } else {
+                mk_eq(id, mk_int(-1))
+            };
+            self.u.assert(&r)?;
+        }
+        Ok(())
+    }
+
+    /// `tau_l` at step `j`.
+    fn learned_at(&self, l: usize, j: usize) -> Term {
+        mk_implies(
+            self.id_is(j, l + 1),
+            self.ts.at(&mk_and(self.learned[l].lits.clone()), j),
+        )
+    }
+
+    fn main(&mut self) -> Result<TsAnswer, Stop> {
+        let init = self.ts.at(&self.ts.init, 0);
+        self.assert(0, init)?;
+        // the query is checked at depths `checked ..= bound`; learning resets it to 0, as a
+        // learned transition is available at every step
+        let mut checked = 0;
+        loop {
+            let b = self.bound;
+            if self.cfg.max_depth.is_some_and(|m| b > m) {
+                return Err(Stop::Bound(b - 1));
+            }
+            self.c.depth = b;
+            log_progress("abmc: bound", b);
+            for i in checked..=b {
+                // init /\ step@0 .. step@(i-1) /\ query@i, steps from i on switched off
+                self.u.push()?;
+                self.assert_ranges(i)?;
+                self.u.assert_at(self.ts, &self.ts.query, i)?;
+                match self.u.check()? {
+                    SatResult::Sat => {
+                        let model = self.u.model()?;
+                        self.u.pop()?;
+                        return self.counterexample(i, &model);
+                    }
+                    SatResult::Unknown => return Err(Stop::SolverUnknown),
+                    SatResult::Unsat => {}
+                }
+                self.u.pop()?;
+            }
+            checked = b + 1;
+            self.add_step()?;
+            // the unrolling without the query: unsat means every reachable state is reached
+            // within b steps
+            self.u.push()?;
+            self.assert_ranges(b + 1)?;
+            let r = self.u.check()?;
+            let model = match r {
+                SatResult::Sat => Some(self.u.model()?),
+                SatResult::Unknown => return Err(Stop::SolverUnknown),
+                SatResult::Unsat => None,
+            };
+            self.u.pop()?;
+            match model {
+                Some(m) => {
+                    if self.learn(&m)? {
+                        checked = 0;
+                    }
+                }
+                None => return self.invariant(b + 1),
+            }
+        }
+    }
+
+    /// Adds step `bound` (the transition formula and every learned transition) and the
+    /// blocking clauses that end at it.
+    fn add_step(&mut self) -> Result<(), Stop> {
+        let j = self.bound;
+        let orig = mk_implies(self.id_is(j, 0), self.ts.at(&self.ts.trans, j));
+        self.assert(j + 1, orig)?;
+        for l in 0..self.learned.len() {
+            let t = self.learned_at(l, j);
+            self.assert(j + 1, t)?;
+        }
+        self.bound += 1;
+        for l in 0..self.learned.len() {
+            self.block(l, j, j)?;
+        }
+        Ok(())
+    }
+
+    /// Does step `j` run `t`?
+    fn runs(&self, t: Tr, j: usize) -> Term {
+        match t {
+            Tr::Orig(o) => {
+                let mut c = vec![self.id_is(j, 0)];
+                c.extend(self.orig[o].iter().map(|l| self.ts.at(l, j)));
+                mk_and(c)
+            }
+            Tr::Learned(l) => self.id_is(j, l + 1),
+        }
+    }
+
+    /// Asserts the blocking clauses of learned transition `l` whose last step lies in
+    /// `lo ..= hi` (and below the bound).
+    fn block(&mut self, l: usize, lo: usize, hi: usize) -> Result<(), Stop> {
+        if !self.cfg.blocking || !self.learned[l].exact {
+            return Ok(());
+        }
+        let cycle = self.learned[l].cycle.clone();
+        let k = cycle.len();
+        for last in lo..=hi.min(self.bound.saturating_sub(1)) {
+            let mut clauses = vec![];
+            // pi at last-k+1 .. last
+            if last + 1 >= k {
+                let s = last + 1 - k;
+                let m: Vec<Term> = (0..k).map(|i| self.runs(cycle[i], s + i)).collect();
+                clauses.push(mk_not(mk_and(m)));
+            }
+            // tau_l then pi
+            if last >= k {
+                let s = last - k;
+                let mut m = vec![self.id_is(s, l + 1)];
+                m.extend((0..k).map(|i| self.runs(cycle[i], s + 1 + i)));
+                clauses.push(mk_not(mk_and(m)));
+            }
+            // tau_l twice
+            if last >= 1 {
+                clauses.push(mk_not(mk_and(vec![
+                    self.id_is(last - 1, l + 1),
+                    self.id_is(last, l + 1),
+                ])));
+            }
+            for c in clauses {
+                self.c.blocking += 1;
+                self.assert(last + 1, c)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The values of step `j` of `model` under the unindexed names of `trans`.
+    fn step_values(&self, model: &Assignment, j: usize) -> Assignment {
+        let mut a = Assignment::default();
+        let mut put = |v: &Var, w: Var| {
+            if let Some(x) = model.get(&w) {
+                a.insert(v.clone(), x.clone());
+            }
+        };
+        for (s, n) in self.ts.state.iter().zip(&self.ts.next) {
+            put(s, at(s, j));
+            put(n, at(s, j + 1));
+        }
+        for v in &self.locals {
+            put(v, at(v, j));
+        }
+        for l in &self.learned {
+            put(&l.n, at(&l.n, j));
+        }
+        a
+    }
+
+    /// The trace of `model` over steps `0 .. len`.
+    fn trace(&mut self, model: &Assignment, len: usize) -> Result<Vec<Tr>, Stop> {
+        let mut out = vec![];
+        for j in 0..len {
+            let id = model
+                .get(&at(&self.id, j))
+                .and_then(|v| match v {
+                    Value::Int(i) => i.try_into().ok(),
+                    _ => None,
+                })
+                .unwrap_or(0usize);
+            if id > 0 {
+                out.push(Tr::Learned(id - 1));
+                continue;
+            }
+            let a = self.step_values(model, j);
+            let imp = mbp::implicant(&self.ts.trans, &a).map_err(Stop::SolverError)?;
+            let mut lits: Vec<Term> = imp.iter().map(|l| strict(l, &a)).collect();
+            lits.sort_by_key(|t| t.uid());
+            lits.dedup();
+            let o = match self.orig_index.get(&lits) {
+                Some(&o) => o,
+                None => {
+                    self.orig.push(lits.clone());
+                    self.orig_index.insert(lits, self.orig.len() - 1);
+                    self.orig.len() - 1
+                }
+            };
+            out.push(Tr::Orig(o));
+        }
+        Ok(out)
+    }
+
+    /// Reads the trace of `model`, extends the dependency graph and accelerates the shortest
+    /// cyclic suffix that qualifies. Returns whether it learned a transition.
+    fn learn(&mut self, model: &Assignment) -> Result<bool, Stop> {
+        let trace = self.trace(model, self.bound)?;
+        for w in trace.windows(2) {
+            self.edges.insert((w[0], w[1]));
+        }
+        let Some(&last) = trace.last() else {
+            return Ok(false);
+        };
+        for s in (0..trace.len()).rev() {
+            let suffix = &trace[s..];
+            if !self.edges.contains(&(last, suffix[0])) || !self.should_accel(suffix) {
+                continue;
+            }
+            if self.cache.contains_key(suffix) {
+                continue;
+            }
+            let l = self.accelerate(suffix)?;
+            self.cache.insert(suffix.to_vec(), l);
+            if l.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Sect. 3.3: Requirements 1 to 6.
+    fn should_accel(&self, cycle: &[Tr]) -> bool {
+        if cycle.len() == 1 {
+            // Req. 1 and 2: original transitions only
+            return matches!(cycle[0], Tr::Orig(_));
+        }
+        // Req. 6: no square
+        if has_square(cycle) {
+            return false;
+        }
+        // Req. 3 and 4: not a conjugate of a learned transition followed by its cycle,
+        // nor of a cycle accelerated already
+        for (l, lt) in self.learned.iter().enumerate() {
+            let mut with = vec![Tr::Learned(l)];
+            with.extend(&lt.cycle);
+            if conjugate(cycle, &with) || (cycle != lt.cycle && conjugate(cycle, &lt.cycle)) {
+                return false;
+            }
+        }
+        // Req. 5: everything else
+        true
+    }
+
+    /// The literals of `t` over state, next and other variables.
+    fn lits(&self, t: Tr) -> Vec<Term> {
+        match t {
+            Tr::Orig(o) => self.orig[o].clone(),
+            Tr::Learned(l) => self.learned[l].lits.clone(),
+        }
+    }
+
+    /// Composes `cycle` into one conjunctive transition and accelerates it; the new
+    /// learned transition is asserted at every step, with its blocking clauses.
+    fn accelerate(&mut self, cycle: &[Tr]) -> Result<Option<usize>, Stop> {
+        let composed = compose(
+            self.ts,
+            &cycle.iter().map(|&t| self.lits(t)).collect::<Vec<_>>(),
+        );
+        let l = self.learned.len();
+        let n = Var {
+            name: format!("abmc.n{}", l + 1).into(),
+            sort: Sort::Int,
+        };
+        let Some(acc) = accel::accelerate(&composed, &self.ts.state, &self.ts.next, &n) else {
+            self.c.failed += 1;
+            log::debug!("abmc: cannot accelerate a cycle of {} steps", cycle.len());
+            return Ok(None);
+        };
+        log::debug!(
+            "abmc: learned {} ({} steps, {}): {}",
+            l + 1,
+            cycle.len(),
+            if acc.exact { "exact" } else { "approximate" },
+            SmtTerm(&mk_and(acc.lits.clone()))
+        );
+        self.c.learned += 1;
+        self.c.exact += usize::from(acc.exact);
+        self.learned.push(Learned {
+            cycle: cycle.to_vec(),
+            lits: acc.lits,
+            n,
+            exact: acc.exact,
+        });
+        for j in 0..self.bound {
+            let t = self.learned_at(l, j);
+            self.assert(j + 1, t)?;
+        }
+        if self.bound > 0 {
+            self.block(l, 0, self.bound - 1)?;
+        }
+        Ok(Some(l))
+    }
+
+    /// A counterexample from a model of the unrolling to bound `b` with the query, expanded
+    /// into concrete steps.
+    fn counterexample(&mut self, b: usize, model: &Assignment) -> Result<TsAnswer, Stop> {
+        let trace = self.trace(model, b)?;
+        let mut ex = expand::Expander::new(self.ts, self.smt_cfg);
+        let mut steps: Vec<Assignment> = vec![];
+        for (j, &t) in trace.iter().enumerate() {
+            let a = self.step_values(model, j);
+            match t {
+                Tr::Orig(_) => steps.push(a),
+                Tr::Learned(l) => {
+                    let nval = match a.get(&self.learned[l].n) {
+                        Some(Value::Int(v)) => v.clone(),
+                        _ => return Err(Stop::SolverError("abmc: no iteration count".into())),
+                    };
+                    ex.learned(self, l, &a, &nval, &mut steps)?;
+                }
+            }
+        }
+        let k = steps.len();
+        self.c.cex_steps = k;
+        log::info!("abmc: counterexample of {b} steps, {k} concrete");
+        // the concrete path over step-indexed names, with init's locals at 0 and the query's at k
+        let mut vals = Assignment::default();
+        for (i, s) in steps.iter().enumerate() {
+            for (v, x) in s {
+                match self.ts.next.iter().position(|n| n == v) {
+                    Some(p) => vals.insert(at(&self.ts.state[p], i + 1), x.clone()),
+                    None => vals.insert(at(v, i), x.clone()),
+                };
+            }
+        }
+        let mut rename = |t: &Term, from: usize, to: usize| {
+            for v in free_vars(t) {
+                if self.ts.state.contains(&v) {
+                    continue;
+                }
+                if let Some(x) = model.get(&at(&v, from)) {
+                    vals.insert(at(&v, to), x.clone());
+                }
+            }
+        };
+        rename(&self.ts.init, 0, 0);
+        rename(&self.ts.query, b, k);
+        for s in &self.ts.state {
+            if let Some(x) = model.get(&at(s, 0)) {
+                vals.insert(at(s, 0), x.clone());
+            }
+            if let Some(x) = model.get(&at(s, b)) {
+                vals.insert(at(s, k), x.clone());
+            }
+        }
+        Ok(TsAnswer::Unsafe { k, vals })
+    }
+
+    /// The states reachable in fewer than `b` steps, as a quantifier-free formula over the
+    /// state variables, built from model-based projections of the unrollings.
+    fn invariant(&mut self, b: usize) -> Result<TsAnswer, Stop> {
+        log::info!("abmc: the unrolling is unsatisfiable at bound {b}; building the invariant");
+        let mut smt = Smt::new(self.smt_cfg, "abmc-inv")?;
+        let mut declared: FxHashSet<Var> = FxHashSet::default();
+        let mut cubes: Vec<Term> = vec![];
+        let state = &self.ts.state;
+        for i in 0..b {
+            let phi: Vec<Term> = self
+                .asserted
+                .iter()
+                .filter(|(top, _)| *top <= i)
+                .map(|(_, t)| t.clone())
+                .collect();
+            let mut phi = phi;
+            let hi = mk_int(self.learned.len() as i64);
+            for j in 0..i {
+                let id = mk_var_of(&at(&self.id, j));
+                phi.push(mk_and(vec![
+                    mk_le(mk_int(0), id.clone()),
+                    mk_le(id, hi.clone()),
+                ]));
+            }
+            let keep: Vec<Var> = state.iter().map(|s| at(s, i)).collect();
+            let all: Vec<Var> = {
+                let mut v: FxHashSet<Var> = FxHashSet::default();
+                for t in &phi {
+                    v.extend(free_vars(t));
+                }
+                v.extend(keep.iter().cloned());
+                v.into_iter().collect()
+            };
+            let elim: Vec<Var> = all.iter().filter(|v| !keep.contains(v)).cloned().collect();
+            smt.push()?;
+            for v in &all {
+                if declared.insert(v.clone()) {
+                    smt.declare(v)?;
+                }
+            }
+            for t in &phi {
+                smt.assert(t)?;
+            }
+            let to_state: FxHashMap<Var, Term> = keep
+                .iter()
+                .zip(state)
+                .map(|(k, s)| (k.clone(), mk_var_of(s)))
+                .collect();
+            let from_state: FxHashMap<Var, Term> = keep
+                .iter()
+                .zip(state)
+                .map(|(k, s)| (s.clone(), mk_var_of(k)))
+                .collect();
+            // cubes found at lower depths already cover part of this depth
+            for c in &cubes {
+                smt.assert(&mk_not(subst(c, &from_state)))?;
+            }
+            loop {
+                match smt.check_sat()? {
+                    SatResult::Unsat => break,
+                    SatResult::Unknown => return Err(Stop::SolverUnknown),
+                    SatResult::Sat => {}
+                }
+                if cubes.len() >= self.cfg.max_cubes {
+                    return Err(Stop::SolverError(format!(
+                        "abmc: the reachable states need more than {} cubes",
+                        self.cfg.max_cubes
+                    )));
+                }
+                let m = smt.get_model(&all)?;
+                let p = mbp::project(&phi, &m, &elim).map_err(Stop::SolverError)?;
+                let cube = mk_and(p.lits);
+                smt.assert(&mk_not(cube.clone()))?;
+                cubes.push(subst(&cube, &to_state));
+            }
+            smt.pop()?;
+            declared.clear();
+        }
+        self.c.inv_cubes = cubes.len();
+        Ok(TsAnswer::Safe(mk_or(cubes)))
+    }
+}
+
+/// `l`, with a disequality `lin != 0` replaced by the strict inequality `a` satisfies.
+fn strict(l: &Term, a: &Assignment) -> Term {
+    if let TermNode::Not(e) = l.get() {
+        if let TermNode::EqZ(lin) = e.get() {
+            let v = eval_int(&mk_lin(lin.clone()), a).unwrap_or_default();
+            let mut lt = if v < BigInt::from(0) {
+                lin.clone()
+            } else {
+                lin.neg()
+            };
+            // lin < 0  <=>  lin + 1 <= 0
+            lt.k += 1;
+            return mk_le_lin(lt);
+        }
+    }
+    l.clone()
+}
+
+/// The conjunction of `ts`, one after another: step `m` goes from `z<m>` to `z<m+1>`, with
+/// `z0` the state and the last the next state; other variables get a prefix per step.
+fn compose(ts: &TransitionSystem, parts: &[Vec<Term>]) -> Vec<Term> {
+    let k = parts.len();
+    let mid = |m: usize, s: &Var| -> Term {
+        if m == 0 {
+            mk_var_of(s)
+        } else if m == k {
+            let p = ts.state.iter().position(|x| x == s).unwrap();
+            mk_var_of(&ts.next[p])
+        } else {
+            mk_var_of(&Var {
+                name: format!("abmc.z{m}.{}", s.name).into(),
+                sort: s.sort,
+            })
+        }
+    };
+    let mut out = vec![];
+    for (m, lits) in parts.iter().enumerate() {
+        for l in lits {
+            out.push(map_vars(l, &mut |v| {
+                if ts.state.contains(v) {
+                    Some(mid(m, v))
+                } else if let Some(p) = ts.next.iter().position(|x| x == v) {
+                    Some(mid(m + 1, &ts.state[p]))
+                } else if k == 1 {
+                    None
+                } else {
+                    Some(mk_var_of(&Var {
+                        name: format!("abmc.c{m}.{}", v.name).into(),
+                        sort: v.sort,
+                    }))
+                }
+            }));
+        }
+    }
+    keep_constants(ts, eliminate_temporaries(ts, out))
+}
+
+/// Rewrites `x' = c` to `x' = x` when `x = c` holds too (a location that a loop keeps):
+/// equivalent, and it lets acceleration see `x` as unchanged.
+fn keep_constants(ts: &TransitionSystem, lits: Vec<Term>) -> Vec<Term> {
+    let constant = |l: &Term| -> Option<(Var, BigInt)> {
+        let TermNode::EqZ(lin) = l.get() else {
+            return None;
+        };
+        let [(t, c)] = &lin.terms[..] else {
+            return None;
+        };
+        let v = t.as_var()?.clone();
+        // c*v + k = 0
+        if *c == BigInt::from(1) {
+            Some((v, -lin.k.clone()))
+        } else if *c == BigInt::from(-1) {
+            Some((v, lin.k.clone()))
+        } else {
+            None
+        }
+    };
+    let consts: FxHashMap<Var, BigInt> = lits.iter().filter_map(constant).collect();
+    lits.into_iter()
+        .map(|l| match constant(&l) {
+            Some((v, c)) => match ts.next.iter().position(|x| *x == v) {
+                Some(p) if consts.get(&ts.state[p]) == Some(&c) => {
+                    mk_eq(mk_var_of(&v), mk_var_of(&ts.state[p]))
+                }
+                _ => l,
+            },
+            None => l,
+        })
+        .collect()
+}
+
+/// Eliminates, exactly, the variables other than state and next-state variables that an
+/// equation defines, turning opposite bounds into equations between rounds.
+fn eliminate_temporaries(ts: &TransitionSystem, mut lits: Vec<Term>) -> Vec<Term> {
+    let keep = |v: &Var| ts.state.contains(v) || ts.next.contains(v);
+    loop {
+        let def = lits.iter().enumerate().find_map(|(i, l)| {
+            definitions(l)
+                .into_iter()
+                .find(|(v, _)| !keep(v))
+                .map(|d| (i, d))
+        });
+        match def {
+            Some((i, (v, rhs))) => {
+                lits.remove(i);
+                let map: FxHashMap<Var, Term> = [(v, rhs)].into_iter().collect();
+                let mut next = vec![];
+                for l in &lits {
+                    let t = subst(l, &map);
+                    if t.as_bool() != Some(true) && !next.contains(&t) {
+                        next.push(t);
+                    }
+                }
+                lits = next;
+            }
+            None => {
+                let before = lits.len();
+                lits = bounds_to_equations(lits);
+                if lits.len() == before {
+                    return lits;
+                }
+            }
+        }
+    }
+}
+
+/// Replaces each pair `a <= 0`, `-a <= 0` by `a = 0`, so that the iteration count of an
+/// inner loop whose exit fixes it (`n <= 50`, `n >= 50`) is defined by an equation.
+fn bounds_to_equations(lits: Vec<Term>) -> Vec<Term> {
+    let les: Vec<(usize, Lin)> = lits
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| match l.get() {
+            TermNode::Le(a) => Some((i, a.clone())),
+            _ => None,
+        })
+        .collect();
+    let mut gone = vec![false; lits.len()];
+    let mut eqs = vec![];
+    for (x, (i, a)) in les.iter().enumerate() {
+        for (j, b) in &les[x + 1..] {
+            if !gone[*i] && !gone[*j] && a.add(b) == Lin::zero() {
+                gone[*i] = true;
+                gone[*j] = true;
+                eqs.push(mk_eqz_lin(a.clone()));
+            }
+        }
+    }
+    let mut out: Vec<Term> = lits
+        .into_iter()
+        .zip(gone)
+        .filter(|(_, g)| !g)
+        .map(|(l, _)| l)
+        .collect();
+    out.extend(eqs);
+    out
+}
+
+/// Does `w` contain two adjacent copies of a non-empty word?
+fn has_square(w: &[Tr]) -> bool {
+    let n = w.len();
+    (0..n).any(|i| (1..=(n - i) / 2).any(|len| w[i..i + len] == w[i + len..i + 2 * len]))
+}
+
+/// Is `a` a rotation of `b`?
+fn conjugate(a: &[Tr], b: &[Tr]) -> bool {
+    a.len() == b.len()
+        && (0..b.len()).any(|r| a.iter().zip(b.iter().cycle().skip(r)).all(|(x, y)| x == y))
+}
