@@ -21,7 +21,7 @@ struct Cli {
     /// The problem file (SMT-LIB2 with `(set-logic HORN)`); `-` reads standard input.
     file: String,
 
-    /// Run only this engine instead of the default portfolio (pdr and kind in parallel).
+    /// Run only this engine instead of the default portfolio (pdr and abmc in parallel).
     /// Repeat to run several in parallel.
     #[arg(long, value_enum)]
     engine: Vec<EngineKind>,

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default portfolio.
-pub const DEFAULT_ENGINES: &[EngineKind] = &[EngineKind::Pdr, EngineKind::Kind];
+pub const DEFAULT_ENGINES: &[EngineKind] = &[EngineKind::Pdr, EngineKind::Abmc];
 
 /// How to solve.
 #[derive(Clone, Debug)]
