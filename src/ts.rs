@@ -24,7 +24,7 @@ pub struct TransitionSystem {
 
 impl TransitionSystem {
     /// The name of `v` at step `i`: state and local variables get `@i`, next-state variables `@(i+1)`.
-    fn at_var(&self, v: &Var, i: usize) -> Var {
+    pub fn at_var(&self, v: &Var, i: usize) -> Var {
         let (base, step) = match self.next.iter().position(|n| n == v) {
             Some(j) => (&self.state[j].name, i + 1),
             None => (&v.name, i),

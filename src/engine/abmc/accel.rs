@@ -318,44 +318,21 @@ fn find_definition(lits: &[Term], ok: &dyn Fn(&Var) -> bool) -> Option<(usize, V
 /// Solves the literal `l` for a variable accepted by `ok`: `b`, `not b`, `b = e`,
 /// `not (b = e)`, or `c*v + rest = 0` with `c = +-1` and `v` not in `rest`.
 fn solve(l: &Term, ok: &dyn Fn(&Var) -> bool) -> Option<(Var, Term)> {
-    let iff = |a: &Term, b: &Term, neg: bool| -> Option<(Var, Term)> {
-        for (x, e) in [(a, b), (b, a)] {
-            if let Some(v) = x.as_var() {
-                if ok(v) && !free_vars(e).contains(v) {
-                    let e = if neg { mk_not(e.clone()) } else { e.clone() };
-                    return Some((v.clone(), e));
+    // `not (a = b)` defines a Bool as the negation of the other side; every other shape is
+    // one of the logic module's definitions
+    if let TermNode::Not(b) = l.get() {
+        if let TermNode::Iff(x, y) = b.get() {
+            for (x, e) in [(x, y), (y, x)] {
+                if let Some(v) = x.as_var() {
+                    if ok(v) && !free_vars(e).contains(v) {
+                        return Some((v.clone(), mk_not(e.clone())));
+                    }
                 }
             }
+            return None;
         }
-        None
-    };
-    match l.get() {
-        TermNode::Var(v) if ok(v) => Some((v.clone(), mk_true())),
-        TermNode::Not(b) => match b.get() {
-            TermNode::Var(v) if ok(v) => Some((v.clone(), mk_false())),
-            TermNode::Iff(x, y) => iff(x, y, true),
-            _ => None,
-        },
-        TermNode::Iff(x, y) => iff(x, y, false),
-        TermNode::EqZ(lin) => {
-            for (a, c) in &lin.terms {
-                let Some(v) = a.as_var() else { continue };
-                if !ok(v) || !c.abs().is_one() {
-                    continue;
-                }
-                let mut rest = lin.clone();
-                rest.terms.retain(|(s, _)| s != a);
-                let rest_t = mk_lin(rest.clone());
-                if free_vars(&rest_t).contains(v) {
-                    continue;
-                }
-                let rhs = if c.is_positive() { rest.neg() } else { rest };
-                return Some((v.clone(), mk_lin(rhs)));
-            }
-            None
-        }
-        _ => None,
     }
+    definitions(l).into_iter().find(|(v, _)| ok(v))
 }
 
 /// Whether every literal mentioning `v` is an inequality with `v` as a plain atom, all

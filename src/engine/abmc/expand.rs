@@ -54,12 +54,7 @@ impl<'a> Expander<'a> {
             .iter()
             .filter_map(|s| a.get(s).map(|x| (s.clone(), x.clone())))
             .collect();
-        let post: Assignment = ts
-            .state
-            .iter()
-            .zip(&ts.next)
-            .filter_map(|(s, n)| a.get(n).map(|x| (s.clone(), x.clone())))
-            .collect();
+        let post = next_state(ts, a);
         let mut left = nval.clone();
         while left > BigInt::zero() {
             left -= 1;
@@ -68,12 +63,7 @@ impl<'a> Expander<'a> {
                 _ => self.solve(run, l, &cycle, &y, &post, &left)?,
             };
             for (t, s) in steps {
-                y = ts
-                    .state
-                    .iter()
-                    .zip(&ts.next)
-                    .filter_map(|(st, n)| s.get(n).map(|x| (st.clone(), x.clone())))
-                    .collect();
+                y = next_state(ts, &s);
                 match t {
                     Tr::Orig(_) => out.push(s),
                     Tr::Learned(l2) => {
@@ -130,12 +120,7 @@ impl<'a> Expander<'a> {
             {
                 return None;
             }
-            y = ts
-                .state
-                .iter()
-                .zip(&ts.next)
-                .map(|(s, n)| (s.clone(), a[n].clone()))
-                .collect();
+            y = next_state(ts, &a);
             out.push((t, a));
         }
         Some(out)
@@ -292,4 +277,13 @@ impl<'a> Expander<'a> {
         }
         Ok(out)
     }
+}
+
+/// The next-state values of step values `a`, under the state variables' names.
+fn next_state(ts: &TransitionSystem, a: &Assignment) -> Assignment {
+    ts.state
+        .iter()
+        .zip(&ts.next)
+        .filter_map(|(s, n)| a.get(n).map(|x| (s.clone(), x.clone())))
+        .collect()
 }

@@ -194,14 +194,6 @@ struct Run<'a> {
     seconds: f64,
 }
 
-/// `v` at step `i`: `name@i`.
-fn at(v: &Var, i: usize) -> Var {
-    Var {
-        name: format!("{}@{i}", v.name).into(),
-        sort: v.sort,
-    }
-}
-
 impl<'a> Run<'a> {
     fn new(
         ts: &'a TransitionSystem,
@@ -278,7 +270,7 @@ impl<'a> Run<'a> {
     }
 
     fn id_at(&self, j: usize) -> Term {
-        mk_var_of(&at(&self.id, j))
+        mk_var_of(&self.ts.at_var(&self.id, j))
     }
 
     fn id_is(&self, j: usize, l: usize) -> Term {
@@ -296,17 +288,22 @@ impl<'a> Run<'a> {
     /// which switches them off (asserted inside a push scope, as the range grows with
     /// learning).
     fn assert_ranges(&mut self, steps: usize) -> Result<(), Stop> {
-        let hi = mk_int(self.learned.len() as i64);
         for j in 0..self.bound {
-            let id = self.id_at(j);
-            let r = if j < steps {
-                mk_and(vec![mk_le(mk_int(0), id.clone()), mk_le(id, hi.clone())])
-            } else {
-                mk_eq(id, mk_int(-1))
-            };
+            let r = self.range(j, j < steps);
             self.u.assert(&r)?;
         }
         Ok(())
+    }
+
+    /// `0 <= id@j <= (number learned)` if step `j` is on, else `id@j = -1`.
+    fn range(&self, j: usize, on: bool) -> Term {
+        let id = self.id_at(j);
+        if on {
+            let hi = mk_int(self.learned.len() as i64);
+            mk_and(vec![mk_le(mk_int(0), id.clone()), mk_le(id, hi)])
+        } else {
+            mk_eq(id, mk_int(-1))
+        }
     }
 
     /// `tau_l` at step `j`.
@@ -444,23 +441,15 @@ impl<'a> Run<'a> {
 
     /// The values of step `j` of `model` under the unindexed names of `trans`.
     fn step_values(&self, model: &Assignment, j: usize) -> Assignment {
-        let mut a = Assignment::default();
-        let mut put = |v: &Var, w: Var| {
-            if let Some(x) = model.get(&w) {
-                a.insert(v.clone(), x.clone());
-            }
-        };
-        for (s, n) in self.ts.state.iter().zip(&self.ts.next) {
-            put(s, at(s, j));
-            put(n, at(s, j + 1));
-        }
-        for v in &self.locals {
-            put(v, at(v, j));
-        }
-        for l in &self.learned {
-            put(&l.n, at(&l.n, j));
-        }
-        a
+        let ts = self.ts;
+        let ns = self.learned.iter().map(|l| &l.n);
+        ts.state
+            .iter()
+            .chain(&ts.next)
+            .chain(&self.locals)
+            .chain(ns)
+            .filter_map(|v| model.get(&ts.at_var(v, j)).map(|x| (v.clone(), x.clone())))
+            .collect()
     }
 
     /// The trace of `model` over steps `0 .. len`.
@@ -468,7 +457,7 @@ impl<'a> Run<'a> {
         let mut out = vec![];
         for j in 0..len {
             let id = model
-                .get(&at(&self.id, j))
+                .get(&self.ts.at_var(&self.id, j))
                 .and_then(|v| match v {
                     Value::Int(i) => i.try_into().ok(),
                     _ => None,
@@ -628,30 +617,17 @@ impl<'a> Run<'a> {
         let mut vals = Assignment::default();
         for (i, s) in steps.iter().enumerate() {
             for (v, x) in s {
-                match self.ts.next.iter().position(|n| n == v) {
-                    Some(p) => vals.insert(at(&self.ts.state[p], i + 1), x.clone()),
-                    None => vals.insert(at(v, i), x.clone()),
-                };
+                vals.insert(self.ts.at_var(v, i), x.clone());
             }
         }
-        let mut rename = |t: &Term, from: usize, to: usize| {
+        // init's variables at 0 and the query's at b (state variables included, for a path
+        // without steps) move to 0 and k
+        let ts = self.ts;
+        for (t, from, to) in [(&ts.init, 0, 0), (&ts.query, b, k)] {
             for v in free_vars(t) {
-                if self.ts.state.contains(&v) {
-                    continue;
+                if let Some(x) = model.get(&ts.at_var(&v, from)) {
+                    vals.insert(ts.at_var(&v, to), x.clone());
                 }
-                if let Some(x) = model.get(&at(&v, from)) {
-                    vals.insert(at(&v, to), x.clone());
-                }
-            }
-        };
-        rename(&self.ts.init, 0, 0);
-        rename(&self.ts.query, b, k);
-        for s in &self.ts.state {
-            if let Some(x) = model.get(&at(s, 0)) {
-                vals.insert(at(s, 0), x.clone());
-            }
-            if let Some(x) = model.get(&at(s, b)) {
-                vals.insert(at(s, k), x.clone());
             }
         }
         Ok(TsAnswer::Unsafe { k, vals })
@@ -662,26 +638,17 @@ impl<'a> Run<'a> {
     fn invariant(&mut self, b: usize) -> Result<TsAnswer, Stop> {
         log::info!("abmc: the unrolling is unsatisfiable at bound {b}; building the invariant");
         let mut smt = Smt::new(self.smt_cfg, "abmc-inv")?;
-        let mut declared: FxHashSet<Var> = FxHashSet::default();
         let mut cubes: Vec<Term> = vec![];
         let state = &self.ts.state;
         for i in 0..b {
-            let phi: Vec<Term> = self
+            let mut phi: Vec<Term> = self
                 .asserted
                 .iter()
                 .filter(|(top, _)| *top <= i)
                 .map(|(_, t)| t.clone())
                 .collect();
-            let mut phi = phi;
-            let hi = mk_int(self.learned.len() as i64);
-            for j in 0..i {
-                let id = mk_var_of(&at(&self.id, j));
-                phi.push(mk_and(vec![
-                    mk_le(mk_int(0), id.clone()),
-                    mk_le(id, hi.clone()),
-                ]));
-            }
-            let keep: Vec<Var> = state.iter().map(|s| at(s, i)).collect();
+            phi.extend((0..i).map(|j| self.range(j, true)));
+            let keep: Vec<Var> = state.iter().map(|s| self.ts.at_var(s, i)).collect();
             let all: Vec<Var> = {
                 let mut v: FxHashSet<Var> = FxHashSet::default();
                 for t in &phi {
@@ -693,9 +660,7 @@ impl<'a> Run<'a> {
             let elim: Vec<Var> = all.iter().filter(|v| !keep.contains(v)).cloned().collect();
             smt.push()?;
             for v in &all {
-                if declared.insert(v.clone()) {
-                    smt.declare(v)?;
-                }
+                smt.declare(v)?;
             }
             for t in &phi {
                 smt.assert(t)?;
@@ -733,7 +698,6 @@ impl<'a> Run<'a> {
                 cubes.push(subst(&cube, &to_state));
             }
             smt.pop()?;
-            declared.clear();
         }
         self.c.inv_cubes = cubes.len();
         Ok(TsAnswer::Safe(mk_or(cubes)))

@@ -121,21 +121,11 @@ pub fn shadow(cube: &[Term], x: &Term) -> Option<Cube> {
 /// (`i2 >= k + 1 /\ i0 <= k` gives `i2 - i0 >= 1` for every `k`). `None` when `cube` has
 /// fewer than two or more than [`MAX_SUMMANDS`] `<=` literals.
 pub fn pair_sums(cube: &[Term]) -> Option<Cube> {
-    let les: Vec<&Lin> = cube
-        .iter()
-        .filter_map(|l| match l.get() {
-            TermNode::Le(lin) => Some(lin),
-            _ => None,
-        })
-        .collect();
+    let les = bounds(cube);
     if les.len() < 2 || les.len() > MAX_SUMMANDS {
         return None;
     }
-    let mut out: Cube = cube
-        .iter()
-        .filter(|l| !matches!(l.get(), TermNode::Le(_)))
-        .cloned()
-        .collect();
+    let mut out = not_bounds(cube);
     for (i, a) in les.iter().enumerate() {
         for b in &les[i + 1..] {
             let r = mk_le_lin(a.add(b));
@@ -147,28 +137,34 @@ pub fn pair_sums(cube: &[Term]) -> Option<Cube> {
     Some(out)
 }
 
+/// The `lin` of each `lin <= 0` literal of `c`.
+fn bounds(c: &[Term]) -> Vec<&Lin> {
+    c.iter()
+        .filter_map(|l| match l.get() {
+            TermNode::Le(lin) => Some(lin),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The literals of `c` that are not `<=` literals.
+fn not_bounds(c: &[Term]) -> Cube {
+    c.iter()
+        .filter(|l| !matches!(l.get(), TermNode::Le(_)))
+        .cloned()
+        .collect()
+}
+
 /// The sums of each `<=` literal of `g` with each other `<=` literal of `g` or `rest`, with
 /// the other literals of `g`: implied by `g /\ rest`, so a cube that contains it. `None`
 /// without sums or with more than [`MAX_SUMS`].
 pub fn cross_sums(g: &[Term], rest: &[Term]) -> Option<Cube> {
-    let le = |c: &[Term]| -> Vec<Lin> {
-        c.iter()
-            .filter_map(|l| match l.get() {
-                TermNode::Le(lin) => Some(lin.clone()),
-                _ => None,
-            })
-            .collect()
-    };
-    let (gs, rs) = (le(g), le(rest));
+    let (gs, rs) = (bounds(g), bounds(rest));
     let n = gs.len() * gs.len().saturating_sub(1) / 2 + gs.len() * rs.len();
     if n == 0 || n > MAX_SUMS {
         return None;
     }
-    let mut out: Cube = g
-        .iter()
-        .filter(|l| !matches!(l.get(), TermNode::Le(_)))
-        .cloned()
-        .collect();
+    let mut out = not_bounds(g);
     for (i, a) in gs.iter().enumerate() {
         for b in gs[i + 1..].iter().chain(&rs) {
             let r = mk_le_lin(a.add(b));
