@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod frontend;
+pub mod interp;
 pub mod logic;
 pub mod portfolio;
 pub mod smt;

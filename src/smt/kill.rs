@@ -126,3 +126,46 @@ pub fn kill_all_children() {
         log::debug!("killed {} child process(es)", kids.len());
     }
 }
+
+/// A time limit on one solver process: when it passes before the guard is dropped, the
+/// process is killed (SIGKILL), so a call blocked on it fails, and [`Deadline::fired`] says
+/// why. Made by [`Smt::deadline`](super::Smt::deadline).
+pub struct Deadline {
+    cancel: Option<std::sync::mpsc::Sender<()>>,
+    fired: Arc<AtomicBool>,
+}
+
+impl Deadline {
+    pub(super) fn start(pid: i32, limit: std::time::Duration) -> Deadline {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let fired = Arc::new(AtomicBool::new(false));
+        let f = fired.clone();
+        let spawned = std::thread::Builder::new()
+            .name("smt-deadline".into())
+            .spawn(move || {
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(limit) {
+                    f.store(true, Ordering::SeqCst);
+                    sigkill(pid);
+                }
+            });
+        if let Err(e) = spawned {
+            log::debug!("cannot start a deadline thread: {e}");
+        }
+        Deadline {
+            cancel: Some(tx),
+            fired,
+        }
+    }
+
+    /// True when the limit passed and the process was killed.
+    pub fn fired(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        // Dropping the sender wakes the thread, which then exits without killing.
+        self.cancel.take();
+    }
+}

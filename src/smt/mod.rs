@@ -19,11 +19,13 @@
 mod kill;
 mod parse;
 mod process;
+mod sexp_term;
 mod solver;
 #[cfg(test)]
 mod tests;
 
-pub use kill::{kill_all_children, KillSwitch};
+pub use kill::{kill_all_children, Deadline, KillSwitch};
+pub use sexp_term::parse_term;
 pub use solver::Smt;
 
 use std::fmt;
@@ -119,6 +121,10 @@ pub struct SolverConfig {
     pub tee_dir: Option<PathBuf>,
     /// Shared by all solvers of one engine: killing it kills them all.
     pub kill: KillSwitch,
+    /// Start the solver in its interpolating mode: SmtInterpol with `:produce-interpolants`,
+    /// cvc5 with `--produce-interpolants`, yices with `--mcsat` and
+    /// `:produce-unsat-model-interpolants`; z3 needs nothing. See [`crate::interp`].
+    pub interpolation: bool,
 }
 
 impl SolverConfig {
@@ -129,6 +135,15 @@ impl SolverConfig {
             path: path.into(),
             tee_dir: None,
             kill: KillSwitch::new(),
+            interpolation: false,
+        }
+    }
+
+    /// The same solver in its interpolating mode (see [`SolverConfig::interpolation`]).
+    pub fn interpolating(&self) -> SolverConfig {
+        SolverConfig {
+            interpolation: true,
+            ..self.clone()
         }
     }
 }

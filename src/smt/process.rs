@@ -22,7 +22,18 @@ pub(super) fn command_line(cfg: &SolverConfig) -> (String, Vec<String>) {
     let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
     match cfg.kind {
         SolverKind::Z3 => (path, s(&["-in", "-smt2"])),
+        SolverKind::Yices if cfg.interpolation => (path, s(&["--incremental", "--mcsat"])),
         SolverKind::Yices => (path, s(&["--incremental"])),
+        SolverKind::Cvc5 if cfg.interpolation => (
+            path,
+            s(&[
+                "--incremental",
+                "--produce-models",
+                "--produce-interpolants",
+                "--lang",
+                "smt2",
+            ]),
+        ),
         SolverKind::Cvc5 => (
             path,
             s(&["--incremental", "--produce-models", "--lang", "smt2"]),

@@ -1,6 +1,6 @@
 //! One solver process: [`Smt`].
 
-use super::kill::{is_alive, sigkill};
+use super::kill::{is_alive, sigkill, Deadline};
 use super::parse::{side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
 use super::process::{
     command_line, default_value, drain_stderr, read_pid, sort_name, wait_tail, StderrTail, LAUNCHER,
@@ -30,6 +30,7 @@ pub struct Smt {
     solver: Solver<AnswerParser>,
     pid: i32,
     kind: SolverKind,
+    interpolation: bool,
     label: String,
     kill: KillSwitch,
     killed: bool,
@@ -72,6 +73,7 @@ impl Smt {
             solver,
             pid,
             kind: cfg.kind,
+            interpolation: cfg.interpolation,
             label: label.to_string(),
             kill: cfg.kill.clone(),
             killed: false,
@@ -129,9 +131,28 @@ impl Smt {
             SolverKind::Yices | SolverKind::SmtInterpol => Some("QF_LIA"),
             SolverKind::Cvc5 => Some("ALL"),
         };
-        let mut init = String::from(
-            "(set-option :produce-models true)\n(set-option :produce-unsat-assumptions true)\n",
-        );
+        let mut init = String::new();
+        if self.kind == SolverKind::SmtInterpol {
+            // SmtInterpol echoes `success` by default, which rsmt2 does not read; the echo of
+            // this very command is skipped below.
+            init.push_str("(set-option :print-success false)\n");
+        }
+        init.push_str("(set-option :produce-models true)\n");
+        if !(self.interpolation && matches!(self.kind, SolverKind::Yices | SolverKind::Cvc5)) {
+            // (MCSAT has no unsat cores; cvc5's interpolation refuses them.)
+            init.push_str("(set-option :produce-unsat-assumptions true)\n");
+        }
+        if self.interpolation {
+            match self.kind {
+                SolverKind::SmtInterpol => {
+                    init.push_str("(set-option :produce-interpolants true)\n")
+                }
+                SolverKind::Yices => {
+                    init.push_str("(set-option :produce-unsat-model-interpolants true)\n")
+                }
+                SolverKind::Z3 | SolverKind::Cvc5 => {}
+            }
+        }
         if let Some(l) = logic {
             init.push_str(&format!("(set-logic {l})\n"));
         }
@@ -392,6 +413,13 @@ impl Smt {
         sigkill(self.pid);
     }
 
+    /// Kills this process when `limit` passes before the returned guard is dropped: for
+    /// commands that may not return (cvc5's `get-interpolant`). After it fired, the solver is
+    /// unusable, like after any other death.
+    pub fn deadline(&self, limit: Duration) -> Deadline {
+        Deadline::start(self.pid, limit)
+    }
+
     /// Query counters.
     pub fn stats(&self) -> SmtStats {
         self.stats
@@ -400,6 +428,11 @@ impl Smt {
     /// The solver kind.
     pub fn kind(&self) -> SolverKind {
         self.kind
+    }
+
+    /// Whether it runs in its interpolating mode ([`SolverConfig::interpolation`]).
+    pub fn is_interpolating(&self) -> bool {
+        self.interpolation
     }
 
     /// The label given at creation.

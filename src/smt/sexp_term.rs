@@ -1,0 +1,265 @@
+//! Terms printed by a solver (interpolants, definitions) read back into our own terms.
+//!
+//! The fragment is the one solvers print for linear integer arithmetic with Booleans:
+//! numerals, `true`/`false`, declared variables, `not and or => xor ite = distinct`,
+//! `+ - * abs`, `div`/`mod` by a constant, `<= < >= >` (chainable), `let` and `!`
+//! annotations. Anything else (an undeclared symbol, a product of two non-constants,
+//! `to_real`, a quantifier) is an error naming it: a caller treats that as "no term",
+//! never guesses.
+
+use super::parse::Sexp;
+use crate::logic::*;
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+use rustc_hash::FxHashMap;
+
+/// Parses `text`, one s-expression, into a term whose free variables are among `vars`
+/// (by name, without `|...|` quotes).
+pub fn parse_term(text: &str, vars: &FxHashMap<String, Var>) -> Result<Term, String> {
+    let e = Sexp::parse(text)?;
+    Reader {
+        vars,
+        lets: vec![],
+    }
+    .term(&e)
+}
+
+struct Reader<'a> {
+    vars: &'a FxHashMap<String, Var>,
+    /// `let` scopes, innermost last.
+    lets: Vec<FxHashMap<String, Term>>,
+}
+
+impl Reader<'_> {
+    fn term(&mut self, e: &Sexp) -> Result<Term, String> {
+        match e {
+            Sexp::Atom(a) => self.atom(a),
+            Sexp::List(items) => {
+                let Some(op) = items.first().and_then(Sexp::symbol) else {
+                    return Err(format!("unsupported term `{}`", show(e)));
+                };
+                let args = &items[1..];
+                match op {
+                    "let" => self.let_term(args, e),
+                    "!" => match args.first() {
+                        Some(t) => self.term(t),
+                        None => Err("empty annotation `(!)`".into()),
+                    },
+                    "-" if args.len() == 1 => Ok(mk_neg(self.int(&args[0])?)),
+                    _ => {
+                        let ts = args
+                            .iter()
+                            .map(|a| self.term(a))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        apply(op, ts).map_err(|m| format!("{m} in `{}`", show(e)))
+                    }
+                }
+            }
+        }
+    }
+
+    fn int(&mut self, e: &Sexp) -> Result<Term, String> {
+        let t = self.term(e)?;
+        if t.sort() != Sort::Int {
+            return Err(format!("expected an integer term, got `{}`", show(e)));
+        }
+        Ok(t)
+    }
+
+    fn atom(&self, a: &str) -> Result<Term, String> {
+        match a {
+            "true" => return Ok(mk_true()),
+            "false" => return Ok(mk_false()),
+            _ => {}
+        }
+        let digits = a.strip_prefix('-').unwrap_or(a);
+        if digits.bytes().all(|c| c.is_ascii_digit()) && !digits.is_empty() {
+            return a
+                .parse::<BigInt>()
+                .map(mk_int)
+                .map_err(|e| format!("bad numeral `{a}`: {e}"));
+        }
+        let name = super::parse::unquote(a);
+        for scope in self.lets.iter().rev() {
+            if let Some(t) = scope.get(name) {
+                return Ok(t.clone());
+            }
+        }
+        match self.vars.get(name) {
+            Some(v) => Ok(mk_var_of(v)),
+            None => Err(format!("unknown symbol `{a}`")),
+        }
+    }
+
+    fn let_term(&mut self, args: &[Sexp], whole: &Sexp) -> Result<Term, String> {
+        let (Some(Sexp::List(binds)), Some(body), 2) = (args.first(), args.get(1), args.len())
+        else {
+            return Err(format!("malformed let `{}`", show(whole)));
+        };
+        // Parallel bindings: every right-hand side is read in the outer scope.
+        let mut scope = FxHashMap::default();
+        for b in binds {
+            match b {
+                Sexp::List(kv) if kv.len() == 2 => {
+                    let Some(name) = kv[0].symbol() else {
+                        return Err(format!("malformed let binding `{}`", show(b)));
+                    };
+                    let t = self.term(&kv[1])?;
+                    scope.insert(name.to_string(), t);
+                }
+                _ => return Err(format!("malformed let binding `{}`", show(b))),
+            }
+        }
+        self.lets.push(scope);
+        let r = self.term(body);
+        self.lets.pop();
+        r
+    }
+}
+
+/// The operator `op` applied to terms.
+fn apply(op: &str, ts: Vec<Term>) -> Result<Term, String> {
+    let all = |s: Sort| ts.iter().all(|t| t.sort() == s);
+    let n = ts.len();
+    let bools = all(Sort::Bool);
+    let ints = all(Sort::Int);
+    let chain = |f: fn(Term, Term) -> Term| -> Term {
+        mk_and(ts.windows(2).map(|w| f(w[0].clone(), w[1].clone())).collect())
+    };
+    Ok(match op {
+        "not" if n == 1 && bools => mk_not(ts[0].clone()),
+        "and" if bools => mk_and(ts),
+        "or" if bools => mk_or(ts),
+        "=>" if n >= 2 && bools => {
+            let mut it = ts.into_iter().rev();
+            let last = it.next().unwrap();
+            it.fold(last, |acc, a| mk_implies(a, acc))
+        }
+        "xor" if n >= 2 && bools => {
+            let mut it = ts.into_iter();
+            let first = it.next().unwrap();
+            it.fold(first, |acc, b| mk_not(mk_eq(acc, b)))
+        }
+        "ite" if n == 3 && ts[0].sort() == Sort::Bool && ts[1].sort() == ts[2].sort() => {
+            mk_ite(ts[0].clone(), ts[1].clone(), ts[2].clone())
+        }
+        "=" if n >= 2 && (bools || ints) => chain(mk_eq),
+        "distinct" if n >= 2 && (bools || ints) => mk_distinct(ts),
+        "<=" if n >= 2 && ints => chain(mk_le),
+        "<" if n >= 2 && ints => chain(mk_lt),
+        ">=" if n >= 2 && ints => chain(mk_ge),
+        ">" if n >= 2 && ints => chain(mk_gt),
+        "+" if n >= 1 && ints => mk_add(ts),
+        "-" if n >= 2 && ints => {
+            let mut it = ts.into_iter();
+            let first = it.next().unwrap();
+            it.fold(first, mk_sub)
+        }
+        "*" if n >= 1 && ints => {
+            let mut k = BigInt::from(1);
+            let mut rest = None;
+            for t in ts {
+                match t.as_int() {
+                    Some(c) => k *= c,
+                    None if rest.is_none() => rest = Some(t),
+                    None => return Err("non-linear product".into()),
+                }
+            }
+            match rest {
+                Some(t) => mk_mul_const(&k, t),
+                None => mk_int(k),
+            }
+        }
+        "abs" if n == 1 && ints => {
+            let t = ts[0].clone();
+            mk_ite(mk_le(mk_int(0), t.clone()), t.clone(), mk_neg(t))
+        }
+        "div" | "mod" if n == 2 && ints => {
+            let Some(d) = ts[1].as_int().filter(|d| !d.is_zero()) else {
+                return Err(format!("`{op}` by a non-constant or zero"));
+            };
+            let d = d.clone();
+            if op == "div" {
+                mk_div(ts[0].clone(), d)
+            } else {
+                mk_mod(ts[0].clone(), d.abs())
+            }
+        }
+        _ => return Err(format!("unsupported operator `{op}` with {n} argument(s)")),
+    })
+}
+
+fn show(e: &Sexp) -> String {
+    let s = match e {
+        Sexp::Atom(a) => a.clone(),
+        Sexp::List(v) => format!("({})", v.iter().map(show).collect::<Vec<_>>().join(" ")),
+    };
+    if s.len() > 200 {
+        format!("{}...", &s[..s.floor_char_boundary(200)])
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    fn vars() -> FxHashMap<String, Var> {
+        let mut m = FxHashMap::default();
+        for (n, s) in [("x", Sort::Int), ("y", Sort::Int), ("b", Sort::Bool), ("a b", Sort::Int)] {
+            m.insert(
+                n.to_string(),
+                Var {
+                    name: n.into(),
+                    sort: s,
+                },
+            );
+        }
+        m
+    }
+
+    fn p(s: &str) -> Result<Term, String> {
+        parse_term(s, &vars())
+    }
+
+    fn x() -> Term {
+        mk_var("x", Sort::Int)
+    }
+    fn y() -> Term {
+        mk_var("y", Sort::Int)
+    }
+
+    #[test]
+    fn solver_terms() {
+        assert_eq!(p("(>= (+ -6 y) 0)").unwrap(), mk_ge(y(), mk_int(6)));
+        assert_eq!(p("(<= 0 (+ y (- 7)))").unwrap(), mk_ge(y(), mk_int(7)));
+        assert_eq!(
+            p("(let ((a!1 (* 2 x))) (and (<= a!1 y) b))").unwrap(),
+            mk_and(vec![
+                mk_le(mk_mul_const(&2.into(), x()), y()),
+                mk_var("b", Sort::Bool)
+            ])
+        );
+        assert_eq!(
+            p("(= (mod (+ (* (- 1) y) 0) 2) 0)").unwrap(),
+            mk_eq(mk_mod(mk_neg(y()), 2.into()), mk_int(0))
+        );
+        assert_eq!(p("(! (< x |a b|) :named I1)").unwrap(), {
+            mk_lt(x(), mk_var("a b", Sort::Int))
+        });
+        assert_eq!(p("(<= x -3)").unwrap(), mk_le(x(), mk_int(-3)));
+        assert_eq!(p("(- x y 1)").unwrap(), mk_sub(mk_sub(x(), y()), mk_int(1)));
+        assert_eq!(p("(=> b false)").unwrap(), mk_not(mk_var("b", Sort::Bool)));
+    }
+
+    #[test]
+    fn outside_the_fragment() {
+        assert!(p("(* x y)").unwrap_err().contains("non-linear"));
+        assert!(p("(< z 1)").unwrap_err().contains("unknown symbol `z`"));
+        assert!(p("(div x y)").is_err());
+        assert!(p("(and x b)").is_err());
+        assert!(p("(to_real x)").is_err());
+        assert!(p("(forall ((z Int)) (< z x))").is_err());
+    }
+}
