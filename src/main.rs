@@ -120,6 +120,18 @@ fn print_stats(o: &Outcome) {
         "; validations: {} (failed: {})",
         s.validations, s.validation_failures
     );
+    for (b, st) in chcsolve::interp::global_stats() {
+        eprintln!(
+            "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
+            st.asked,
+            st.interpolants,
+            st.sat,
+            st.unknown,
+            st.check_failures,
+            st.time.as_secs_f64(),
+            st.size
+        );
+    }
     for (name, secs, counters, smt) in &s.engines {
         let c: Vec<String> = counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
         eprintln!(

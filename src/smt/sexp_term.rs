@@ -145,6 +145,8 @@ fn apply(op: &str, ts: Vec<Term>) -> Result<Term, String> {
         }
         "=" if n >= 2 && (bools || ints) => chain(mk_eq),
         "distinct" if n >= 2 && (bools || ints) => mk_distinct(ts),
+        // yices prints disequalities as `/=`
+        "/=" if n == 2 && (bools || ints) => mk_distinct(ts),
         "<=" if n >= 2 && ints => chain(mk_le),
         "<" if n >= 2 && ints => chain(mk_lt),
         ">=" if n >= 2 && ints => chain(mk_ge),
@@ -248,6 +250,7 @@ mod unit {
         assert_eq!(p("(! (< x |a b|) :named I1)").unwrap(), {
             mk_lt(x(), mk_var("a b", Sort::Int))
         });
+        assert_eq!(p("(/= x y)").unwrap(), mk_not(mk_eq(x(), y())));
         assert_eq!(p("(<= x -3)").unwrap(), mk_le(x(), mk_int(-3)));
         assert_eq!(p("(- x y 1)").unwrap(), mk_sub(mk_sub(x(), y()), mk_int(1)));
         assert_eq!(p("(=> b false)").unwrap(), mk_not(mk_var("b", Sort::Bool)));
