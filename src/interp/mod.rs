@@ -55,10 +55,10 @@ pub enum Backend {
 impl Backend {
     /// All backends, in the default order of preference (see the README's table).
     pub const ALL: [Backend; 5] = [
-        Backend::SmtInterpol,
-        Backend::Z3,
         Backend::Own,
         Backend::Yices,
+        Backend::SmtInterpol,
+        Backend::Z3,
         Backend::Cvc5,
     ];
 

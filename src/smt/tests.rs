@@ -16,8 +16,13 @@ fn config(kind: SolverKind, test: &str) -> Option<SolverConfig> {
     }
 }
 
-/// The incremental solvers we test on.
-const KINDS: [SolverKind; 2] = [SolverKind::Z3, SolverKind::Yices];
+/// The incremental solvers we test on (each skips when not installed).
+const KINDS: [SolverKind; 4] = [
+    SolverKind::Z3,
+    SolverKind::Yices,
+    SolverKind::Cvc5,
+    SolverKind::SmtInterpol,
+];
 
 fn int(name: &str) -> Var {
     Var {
@@ -164,7 +169,11 @@ fn assumptions_and_cores() {
         let lits = vec![t(&a), t(&b), mk_not(t(&c))];
         assert_eq!(s.check_sat_assuming(&lits).unwrap(), SatResult::Unsat);
         let core = s.unsat_assumptions().unwrap();
-        assert_eq!(core.len(), 2, "{kind}: {core:?}");
+        // cvc5's cores are not minimal: it returns all three assumptions.
+        if kind != SolverKind::Cvc5 {
+            assert_eq!(core.len(), 2, "{kind}: {core:?}");
+        }
+        assert!(core.iter().all(|l| lits.contains(l)), "{kind}: {core:?}");
         assert!(core.contains(&lits[0]) && core.contains(&lits[1]), "{kind}");
         // a negative literal in the core, given back as the same term
         let e = boolean("e");
@@ -358,11 +367,20 @@ fn tee_is_replayable() {
             name.starts_with("tee_test-") && name.ends_with(".smt2"),
             "{name}"
         );
-        let mut cmd = std::process::Command::new(&cfg.path);
-        if kind == SolverKind::Yices {
-            cmd.arg("--incremental");
+        let (program, args) = super::process::command_line(&cfg);
+        let mut cmd = std::process::Command::new(program);
+        if kind != SolverKind::Z3 {
+            // (z3's `-in` would read standard input instead of the file)
+            cmd.args(args);
         }
-        let out = cmd.arg(&files[0]).output().unwrap();
+        let out = if kind == SolverKind::SmtInterpol {
+            // reads standard input only
+            cmd.stdin(std::fs::File::open(&files[0]).unwrap())
+                .output()
+                .unwrap()
+        } else {
+            cmd.arg(&files[0]).output().unwrap()
+        };
         let text = String::from_utf8_lossy(&out.stdout);
         let replayed: Vec<&str> = text
             .lines()
