@@ -5,11 +5,15 @@
 //! | `bmc` | Biere et al., BMC; Alg. 1 of Frohn & Giesl, *Accelerated BMC* (seed 003) | [`bmc`] |
 //! | `pdr` | Hoder & Bjørner, *Generalized property directed reachability* (SAT 2012), with model-based projection (Komuravelli, Gurfinkel, Chaki, CAV 2014) | [`pdr`] |
 //! | `kind` | Sheeran, Singh, Stålmarck, *Checking safety properties using induction and a SAT-solver* | [`kind`] |
+//! | `imc` | McMillan, *Interpolation and SAT-based model checking* (CAV 2003) | [`imc`] |
+//! | `tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Transition power abstraction for deep counterexample detection* (TACAS 2022) | [`tpa`] |
 
 pub mod abmc;
 pub mod bmc;
+pub mod imc;
 pub mod kind;
 pub mod pdr;
+pub mod tpa;
 mod unroll;
 
 pub use unroll::Unroller;
@@ -97,6 +101,13 @@ pub enum EngineKind {
     /// Accelerated BMC with blocking clauses: deep counterexamples, and safety when the
     /// blocked unrolling runs dry.
     Abmc,
+    /// Interpolation-based model checking (McMillan): counterexamples by BMC, and inductive
+    /// invariants as fixpoints of interpolants. Not in the default portfolio.
+    Imc,
+    /// Transition power abstraction: over-approximations of `trans^(<= 2^n)` refined by
+    /// interpolants; deep counterexamples (confirmed by BMC) and inductive invariants from
+    /// transition invariants. Not in the default portfolio.
+    Tpa,
 }
 
 impl EngineKind {
@@ -106,6 +117,8 @@ impl EngineKind {
             EngineKind::Kind => "kind",
             EngineKind::Pdr => "pdr",
             EngineKind::Abmc => "abmc",
+            EngineKind::Imc => "imc",
+            EngineKind::Tpa => "tpa",
         }
     }
 
@@ -115,6 +128,8 @@ impl EngineKind {
             EngineKind::Kind => Box::new(kind::KInduction::new(kind::Config::default())),
             EngineKind::Pdr => Box::new(pdr::Pdr::new(pdr::Config::default())),
             EngineKind::Abmc => Box::new(abmc::Abmc::new(abmc::Config::default())),
+            EngineKind::Imc => Box::new(imc::Imc::new(imc::Config::default())),
+            EngineKind::Tpa => Box::new(tpa::Tpa::new(tpa::Config::default())),
         }
     }
 }
