@@ -12,7 +12,7 @@
 //! (checked interpolants), unknown, check failures, total and median time, mean DAG size.
 
 use chcsolve::frontend::{parse_str, passes::preprocess};
-use chcsolve::interp::{Backend, InterpConfig, Interp, Interpolator};
+use chcsolve::interp::{Backend, Interp, InterpConfig, Interpolator};
 use chcsolve::logic::{dag_size, mk_and, Term};
 use chcsolve::smt::{find_solver, KillSwitch, SatResult, Smt, SolverConfig, SolverKind};
 use chcsolve::ts::TsAdapter;
@@ -54,7 +54,10 @@ fn main() {
         .map(|(_, f)| f)
         .collect();
 
-    let yices = SolverConfig::new(SolverKind::Yices, find_solver(SolverKind::Yices, None).unwrap());
+    let yices = SolverConfig::new(
+        SolverKind::Yices,
+        find_solver(SolverKind::Yices, None).unwrap(),
+    );
     let kill = KillSwitch::new();
     let mut cfg = InterpConfig::find(&Backend::ALL, &kill);
     cfg.timeout = Duration::from_secs(timeout);

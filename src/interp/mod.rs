@@ -25,7 +25,9 @@ mod own;
 #[cfg(test)]
 mod tests;
 
-use crate::logic::{eval_bool, free_vars, mk_and, mk_false, mk_not, mk_true, Assignment, Term, Var};
+use crate::logic::{
+    eval_bool, free_vars, mk_and, mk_false, mk_not, mk_true, Assignment, Term, Var,
+};
 use crate::smt::{find_solver, KillSwitch, SatResult, Smt, SmtError, SolverConfig, SolverKind};
 use backend::Answer;
 use rustc_hash::FxHashSet;
@@ -184,7 +186,11 @@ impl InterpConfig {
                 }
             });
             if let Some(c) = found {
-                let c = if b == Backend::Own { c } else { c.interpolating() };
+                let c = if b == Backend::Own {
+                    c
+                } else {
+                    c.interpolating()
+                };
                 backends.push((b, c));
             }
         }
@@ -346,7 +352,8 @@ impl Interpolator {
         }
         if self.checkers[j].is_none() {
             let cfg = &self.cfg.checkers[j];
-            let smt = Smt::new(cfg, &format!("interp-check-{}", cfg.kind)).map_err(|e| e.to_string())?;
+            let smt =
+                Smt::new(cfg, &format!("interp-check-{}", cfg.kind)).map_err(|e| e.to_string())?;
             self.checkers[j] = Some(smt);
         }
         Ok(self.checkers[j].as_mut().unwrap())
@@ -358,8 +365,16 @@ impl Interpolator {
         let smt = self.checker(producer)?;
         let n = parts.len();
         for k in 0..n {
-            let pre = if k == 0 { mk_true() } else { itps[k - 1].clone() };
-            let post = if k == n - 1 { mk_false() } else { itps[k].clone() };
+            let pre = if k == 0 {
+                mk_true()
+            } else {
+                itps[k - 1].clone()
+            };
+            let post = if k == n - 1 {
+                mk_false()
+            } else {
+                itps[k].clone()
+            };
             let q = mk_and(vec![pre, parts[k].clone(), mk_not(post)]);
             match unsat(smt, &q).map_err(|e| e.to_string())? {
                 SatResult::Unsat => {}
@@ -436,7 +451,10 @@ fn sequence_with(
                 itps.push(i);
             }
             Answer::Interpolants(i) => {
-                return Ok(Answer::Unknown(format!("{} interpolants for one cut", i.len())))
+                return Ok(Answer::Unknown(format!(
+                    "{} interpolants for one cut",
+                    i.len()
+                )))
             }
             // Only the first cut's `sat` is about the parts themselves; a later one means an
             // earlier interpolant was too weak, which the check would reject anyway.

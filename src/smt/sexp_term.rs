@@ -17,11 +17,7 @@ use rustc_hash::FxHashMap;
 /// (by name, without `|...|` quotes).
 pub fn parse_term(text: &str, vars: &FxHashMap<String, Var>) -> Result<Term, String> {
     let e = Sexp::parse(text)?;
-    Reader {
-        vars,
-        lets: vec![],
-    }
-    .term(&e)
+    Reader { vars, lets: vec![] }.term(&e)
 }
 
 struct Reader<'a> {
@@ -124,7 +120,11 @@ fn apply(op: &str, ts: Vec<Term>) -> Result<Term, String> {
     let bools = all(Sort::Bool);
     let ints = all(Sort::Int);
     let chain = |f: fn(Term, Term) -> Term| -> Term {
-        mk_and(ts.windows(2).map(|w| f(w[0].clone(), w[1].clone())).collect())
+        mk_and(
+            ts.windows(2)
+                .map(|w| f(w[0].clone(), w[1].clone()))
+                .collect(),
+        )
     };
     Ok(match op {
         "not" if n == 1 && bools => mk_not(ts[0].clone()),
@@ -209,7 +209,12 @@ mod unit {
 
     fn vars() -> FxHashMap<String, Var> {
         let mut m = FxHashMap::default();
-        for (n, s) in [("x", Sort::Int), ("y", Sort::Int), ("b", Sort::Bool), ("a b", Sort::Int)] {
+        for (n, s) in [
+            ("x", Sort::Int),
+            ("y", Sort::Int),
+            ("b", Sort::Bool),
+            ("a b", Sort::Int),
+        ] {
             m.insert(
                 n.to_string(),
                 Var {
