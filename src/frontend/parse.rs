@@ -5,8 +5,11 @@
 //! command is then parsed by smt2parser into a compact syntax tree (`syntax.rs`,
 //! built by the visitor in `visitor.rs`) and converted to our terms (`convert.rs`),
 //! clause by clause, so peak memory stays near the size of the largest command.
+//! Command names used as ordinary symbols (a predicate `exit`) are quoted first
+//! (`names.rs`), since smt2parser's lexer reserves them everywhere.
 
 mod convert;
+mod names;
 mod syntax;
 mod visitor;
 
@@ -53,6 +56,8 @@ mod op {
 
 /// Parses a whole problem.
 pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
+    let quoted = names::quote_command_names(input);
+    let input: &str = &quoted;
     let commands = split_commands(input.as_bytes())?;
     let mut p = Parser {
         input,
