@@ -72,7 +72,12 @@ struct Cli {
     verbose: u8,
 }
 
-/// Kills solver processes and exits when SIGINT or SIGTERM arrives.
+/// True once the answer line is printed; held while the answer and witness are printed, so
+/// that a signal neither interleaves with them nor goes unanswered.
+static PRINTED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+
+/// Kills solver processes, prints `unknown` when no answer was printed yet, and exits
+/// when SIGINT or SIGTERM arrives.
 fn handle_signals() {
     // SAFETY: plain libc calls on a local signal set; the signals are blocked in this
     // thread before any other thread exists, so every thread inherits the mask and only
@@ -87,6 +92,13 @@ fn handle_signals() {
             let mut sig = 0;
             libc::sigwait(&set, &mut sig);
             kill_all_children();
+            let printed = PRINTED.lock().unwrap_or_else(|e| e.into_inner());
+            if !*printed {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "unknown");
+                let _ = out.flush();
+            }
             std::process::exit(128 + sig);
         });
     }
@@ -196,6 +208,8 @@ fn main() {
         Some(t) => rx.recv_timeout(t + Duration::from_millis(200)).ok(),
         None => rx.recv().ok(),
     };
+    let mut printed = PRINTED.lock().unwrap_or_else(|e| e.into_inner());
+    *printed = true;
     let code = match result {
         None => {
             println!("unknown");
@@ -234,5 +248,6 @@ fn main() {
     use std::io::Write;
     let _ = std::io::stdout().flush();
     kill_all_children();
+    drop(printed);
     std::process::exit(code);
 }

@@ -7,11 +7,15 @@
 //! | `kind` | Sheeran, Singh, Stålmarck, *Checking safety properties using induction and a SAT-solver* | [`kind`] |
 //! | `imc` | McMillan, *Interpolation and SAT-based model checking* (CAV 2003) | [`imc`] |
 //! | `tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Transition power abstraction for deep counterexample detection* (TACAS 2022) | [`tpa`] |
+//! | `pdkind` | Jovanović, Dutertre, *Property-directed k-induction* (FMCAD 2016) | [`pdkind`] |
+//! | `split-tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Split transition power abstraction for unbounded safety* (LPAR 2023) | [`tpa::split`] |
 
 pub mod abmc;
 pub mod bmc;
 pub mod imc;
 pub mod kind;
+pub mod kinductive;
+pub mod pdkind;
 pub mod pdr;
 pub mod tpa;
 mod unroll;
@@ -108,6 +112,14 @@ pub enum EngineKind {
     /// interpolants; deep counterexamples (confirmed by BMC) and inductive invariants from
     /// transition invariants. Not in the default portfolio.
     Tpa,
+    /// Property-directed k-induction: an induction frame made k-inductive, a reachability
+    /// checker refined by interpolants; counterexamples confirmed by BMC, and inductive
+    /// invariants from k-inductive ones. Not in the default portfolio.
+    Pdkind,
+    /// Split transition power abstraction: separate over-approximations of `trans^(2^n)`
+    /// and `trans^(< 2^n)`; deep counterexamples (confirmed by BMC) and inductive invariants
+    /// from transition invariants of either. Not in the default portfolio.
+    SplitTpa,
 }
 
 impl EngineKind {
@@ -119,6 +131,8 @@ impl EngineKind {
             EngineKind::Abmc => "abmc",
             EngineKind::Imc => "imc",
             EngineKind::Tpa => "tpa",
+            EngineKind::Pdkind => "pdkind",
+            EngineKind::SplitTpa => "split-tpa",
         }
     }
 
@@ -130,6 +144,10 @@ impl EngineKind {
             EngineKind::Abmc => Box::new(abmc::Abmc::new(abmc::Config::default())),
             EngineKind::Imc => Box::new(imc::Imc::new(imc::Config::default())),
             EngineKind::Tpa => Box::new(tpa::Tpa::new(tpa::Config::default())),
+            EngineKind::Pdkind => Box::new(pdkind::Pdkind::new(pdkind::Config::default())),
+            EngineKind::SplitTpa => Box::new(tpa::split::SplitTpa::new(
+                tpa::split::Config::default(),
+            )),
         }
     }
 }

@@ -34,7 +34,11 @@ impl Search<'_> {
     /// the checked inductive invariant it gives.
     pub(super) fn closure_invariant(&mut self, r: &Term, i: usize) -> Result<Option<Term>, Stop> {
         let ts = self.ts;
-        let (r01, r12, r02) = (self.between(r, 0, 1), self.between(r, 1, 2), self.between(r, 0, 2));
+        let (r01, r12, r02) = (
+            self.between(r, 0, 1),
+            self.between(r, 1, 2),
+            self.between(r, 0, 2),
+        );
         let init0 = ts.at(&ts.init, 0);
         // init(s0) /\ ATr_i(s0, s1) /\ query(s1): nothing bad in the closure
         let safe = mk_and(vec![init0.clone(), r01.clone(), ts.at(&ts.query, 1)]);
@@ -84,7 +88,10 @@ impl Search<'_> {
     pub(super) fn image(&mut self, phi: &Term, step: usize) -> Result<Option<Term>, Stop> {
         let ts = self.ts;
         let Some(ds) = self.project_all(phi, &ts.state_at(step))? else {
-            log::info!("tpa: more than {} projections; no invariant", self.cfg.max_disjuncts);
+            log::info!(
+                "tpa: more than {} projections; no invariant",
+                self.cfg.max_disjuncts
+            );
             return Ok(None);
         };
         self.counters.invariant_disjuncts = ds.len();
@@ -110,7 +117,7 @@ impl Search<'_> {
             Side::Left => mk_not(image),
         };
         if self.cfg.certify && !self.certify(&inv)? {
-            log::info!("tpa: the invariant of level {i} ({side:?}) fails its check");
+            log::error!("tpa: the invariant of level {i} ({side:?}) fails its check (a bug)");
             self.counters.invariants_dropped += 1;
             return Ok(None);
         }
@@ -124,7 +131,11 @@ impl Search<'_> {
     /// `exists (vars(phi) \ keep). phi` as a disjunction of model-based projections: while
     /// `phi /\ not (d1 \/ ..)` has a model, its projection is one more disjunct. `None`
     /// after `max_disjuncts`, or when the solver says unknown.
-    pub(super) fn project_all(&mut self, phi: &Term, keep: &[Var]) -> Result<Option<Vec<Term>>, Stop> {
+    pub(super) fn project_all(
+        &mut self,
+        phi: &Term,
+        keep: &[Var],
+    ) -> Result<Option<Vec<Term>>, Stop> {
         let max = self.cfg.max_disjuncts;
         let u = &mut self.check;
         u.push()?;

@@ -112,6 +112,21 @@ pub struct Counters {
     pub cex_steps: usize,
 }
 
+impl Counters {
+    /// The counters as `--stats` rows.
+    pub(super) fn rows(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("level", self.level.to_string()),
+            ("queries", self.queries.to_string()),
+            ("interpolants", self.interpolants.to_string()),
+            ("fixpoints", self.fixpoints.to_string()),
+            ("invariants dropped", self.invariants_dropped.to_string()),
+            ("invariant disjuncts", self.invariant_disjuncts.to_string()),
+            ("cex steps", self.cex_steps.to_string()),
+        ]
+    }
+}
+
 pub struct Tpa {
     cfg: Config,
     counters: Counters,
@@ -409,7 +424,12 @@ impl Search<'_> {
 
     /// The interpolant of `(a, b)` where `b` is `from@0 /\ to@2`, as a relation over the
     /// state (`@0`) and next-state (`@2`) variables; `n` is the level asked (for messages).
-    pub(super) fn relation_interpolant(&mut self, a: &Term, b: &Term, n: usize) -> Result<Term, Stop> {
+    pub(super) fn relation_interpolant(
+        &mut self,
+        a: &Term,
+        b: &Term,
+        n: usize,
+    ) -> Result<Term, Stop> {
         let ts = self.ts;
         let i = match self.itp.binary(a, b) {
             Interp::Interpolant(mut is) if is.len() == 1 => is.pop().unwrap(),
@@ -419,9 +439,11 @@ impl Search<'_> {
                     is.len()
                 )))
             }
-            Interp::Sat(_) => return Err(Stop::SolverError(format!(
+            Interp::Sat(_) => {
+                return Err(Stop::SolverError(format!(
                 "tpa: the interpolation layer finds a path at level {n} that the solver does not"
-            ))),
+            )))
+            }
             Interp::Unknown(why) => {
                 if self.kill.is_killed() {
                     return Err(Stop::Killed);
@@ -545,18 +567,6 @@ impl TsEngine for Tpa {
     }
 
     fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        let c = &self.counters;
-        (
-            vec![
-                ("level", c.level.to_string()),
-                ("queries", c.queries.to_string()),
-                ("interpolants", c.interpolants.to_string()),
-                ("fixpoints", c.fixpoints.to_string()),
-                ("invariants dropped", c.invariants_dropped.to_string()),
-                ("invariant disjuncts", c.invariant_disjuncts.to_string()),
-                ("cex steps", c.cex_steps.to_string()),
-            ],
-            self.smt,
-        )
+        (self.counters.rows(), self.smt)
     }
 }

@@ -2,15 +2,15 @@ use super::*;
 use crate::smt::{find_solver, SolverKind};
 use std::time::Instant;
 
-fn x() -> Term {
+pub(super) fn x() -> Term {
     mk_var("x", Sort::Int)
 }
 
-fn x1() -> Term {
+pub(super) fn x1() -> Term {
     mk_var("x'", Sort::Int)
 }
 
-fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
+pub(super) fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
     TransitionSystem {
         state: vec![Var {
             name: "x".into(),
@@ -26,7 +26,7 @@ fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
     }
 }
 
-fn solver(kind: SolverKind) -> Option<SolverConfig> {
+pub(super) fn solver(kind: SolverKind) -> Option<SolverConfig> {
     match find_solver(kind, None) {
         Ok(p) => Some(SolverConfig::new(kind, p)),
         Err(e) => {
@@ -36,7 +36,7 @@ fn solver(kind: SolverKind) -> Option<SolverConfig> {
     }
 }
 
-fn engine_solver() -> Option<SolverConfig> {
+pub(super) fn engine_solver() -> Option<SolverConfig> {
     solver(SolverKind::Yices).or_else(|| solver(SolverKind::Z3))
 }
 
@@ -50,7 +50,7 @@ fn z3_unsat(z3: &SolverConfig, q: &Term) -> bool {
 }
 
 /// The three conditions of an inductive invariant excluding the query, by z3.
-fn is_inductive(ts: &TransitionSystem, inv: &Term) -> bool {
+pub(super) fn is_inductive(ts: &TransitionSystem, inv: &Term) -> bool {
     let z3 = solver(SolverKind::Z3).unwrap();
     free_vars(inv).iter().all(|v| ts.state.contains(v))
         && z3_unsat(&z3, &mk_and(vec![ts.init.clone(), mk_not(inv.clone())]))
@@ -62,7 +62,7 @@ fn is_inductive(ts: &TransitionSystem, inv: &Term) -> bool {
 }
 
 /// x = 0; x < n -> x' = x + 1; bad: x >= n (depth n) or x > n (safe).
-fn counter(n: i64, safe: bool) -> TransitionSystem {
+pub(super) fn counter(n: i64, safe: bool) -> TransitionSystem {
     system(
         mk_eq(x(), mk_int(0)),
         mk_and(vec![
@@ -77,7 +77,7 @@ fn counter(n: i64, safe: bool) -> TransitionSystem {
     )
 }
 
-fn assert_cex(ts: &TransitionSystem, a: &TsAnswer, depth: usize) {
+pub(super) fn assert_cex(ts: &TransitionSystem, a: &TsAnswer, depth: usize) {
     match a {
         TsAnswer::Unsafe { k, vals } => {
             assert_eq!(*k, depth);
@@ -152,7 +152,12 @@ fn init_and_query_with_local_variables() {
         mk_eq(x1(), mk_add(vec![x(), mk_int(2)])),
         mk_eq(x(), mk_add(vec![mk_mul_const(&2.into(), z), mk_int(1)])),
     );
-    let mut e = Tpa::new(Config::default());
+    // parity interpolants: yices and own give up, SMTInterpol and z3 need more than the
+    // default limit on a loaded machine
+    let mut e = Tpa::new(Config {
+        interp_timeout: Duration::from_secs(30),
+        ..Config::default()
+    });
     match e.solve(&ts, &cfg) {
         TsAnswer::Safe(inv) => assert!(is_inductive(&ts, &inv), "{inv:?}"),
         a => panic!("expected safe, got {a:?}"),

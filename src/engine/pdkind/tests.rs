@@ -1,0 +1,277 @@
+use super::*;
+use crate::smt::{find_solver, SolverKind};
+use std::time::Instant;
+
+fn int(n: &str) -> Var {
+    Var {
+        name: n.into(),
+        sort: Sort::Int,
+    }
+}
+
+fn v(n: &str) -> Term {
+    mk_var(n, Sort::Int)
+}
+
+fn x() -> Term {
+    v("x")
+}
+
+fn x1() -> Term {
+    v("x'")
+}
+
+fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
+    TransitionSystem {
+        state: vec![int("x")],
+        next: vec![int("x'")],
+        init,
+        trans,
+        query,
+    }
+}
+
+fn solver(kind: SolverKind) -> Option<SolverConfig> {
+    match find_solver(kind, None) {
+        Ok(p) => Some(SolverConfig::new(kind, p)),
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+fn engine_solver() -> Option<SolverConfig> {
+    solver(SolverKind::Yices).or_else(|| solver(SolverKind::Z3))
+}
+
+fn z3_unsat(z3: &SolverConfig, q: &Term) -> bool {
+    let mut s = Smt::new(z3, "pdkind-test").unwrap();
+    for v in free_vars(q) {
+        s.declare(&v).unwrap();
+    }
+    s.assert(q).unwrap();
+    s.check_sat().unwrap() == SatResult::Unsat
+}
+
+/// The three conditions of an inductive invariant excluding the query, by a fresh z3,
+/// independently of the engine.
+fn assert_inductive(ts: &TransitionSystem, a: &TsAnswer) {
+    let TsAnswer::Safe(inv) = a else {
+        panic!("expected safe, got {a:?}")
+    };
+    let z3 = solver(SolverKind::Z3).unwrap();
+    for v in free_vars(inv) {
+        assert!(ts.state.contains(&v), "invariant mentions {}", v.name);
+    }
+    assert!(
+        z3_unsat(&z3, &mk_and(vec![ts.init.clone(), mk_not(inv.clone())])),
+        "init => Inv: {inv:?}"
+    );
+    assert!(
+        z3_unsat(
+            &z3,
+            &mk_and(vec![inv.clone(), ts.trans.clone(), mk_not(ts.prime(inv))])
+        ),
+        "Inv /\\ trans => Inv': {inv:?}"
+    );
+    assert!(
+        z3_unsat(&z3, &mk_and(vec![inv.clone(), ts.query.clone()])),
+        "Inv /\\ query: {inv:?}"
+    );
+}
+
+/// A model of `init@0 /\ trans@0..trans@(depth-1) /\ query@depth`, by exact evaluation.
+fn assert_cex(ts: &TransitionSystem, a: &TsAnswer, depth: usize) {
+    let TsAnswer::Unsafe { k, vals } = a else {
+        panic!("expected unsafe, got {a:?}")
+    };
+    assert_eq!(*k, depth);
+    assert_eq!(eval_bool(&ts.at(&ts.init, 0), vals), Ok(true));
+    for i in 0..*k {
+        assert_eq!(eval_bool(&ts.at(&ts.trans, i), vals), Ok(true), "trans@{i}");
+    }
+    assert_eq!(eval_bool(&ts.at(&ts.query, *k), vals), Ok(true));
+}
+
+/// x = 0; x < n -> x' = x + 1; bad: x >= n (depth n) or x > n (safe).
+fn counter(n: i64, safe: bool) -> TransitionSystem {
+    system(
+        mk_eq(x(), mk_int(0)),
+        mk_and(vec![
+            mk_lt(x(), mk_int(n)),
+            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
+        ]),
+        if safe {
+            mk_gt(x(), mk_int(n))
+        } else {
+            mk_ge(x(), mk_int(n))
+        },
+    )
+}
+
+#[test]
+fn proves_a_bounded_counter_safe_with_an_inductive_invariant() {
+    let Some(cfg) = engine_solver() else { return };
+    let ts = counter(10, true);
+    let mut e = Pdkind::new(Config::default());
+    let a = e.solve(&ts, &cfg);
+    assert_inductive(&ts, &a);
+    assert!(e.counters().pushes >= 1, "{:?}", e.counters());
+}
+
+#[test]
+fn finds_counterexamples_of_every_length_and_confirms_them() {
+    let Some(cfg) = engine_solver() else { return };
+    for n in 0..7 {
+        let ts = counter(n, false);
+        let mut e = Pdkind::new(Config::default());
+        let a = e.solve(&ts, &cfg);
+        assert_cex(&ts, &a, n as usize);
+        assert_eq!(e.counters().cex_steps, n as usize);
+    }
+}
+
+#[test]
+fn proves_an_unbounded_loop_safe() {
+    let Some(cfg) = engine_solver() else { return };
+    // x = 0; x' = x + 2; bad: x < 0 or x = 7
+    let ts = system(
+        mk_eq(x(), mk_int(0)),
+        mk_eq(x1(), mk_add(vec![x(), mk_int(2)])),
+        mk_or(vec![mk_lt(x(), mk_int(0)), mk_eq(x(), mk_int(7))]),
+    );
+    let mut e = Pdkind::new(Config::default());
+    let a = e.solve(&ts, &cfg);
+    assert_inductive(&ts, &a);
+}
+
+#[test]
+fn init_and_query_with_local_variables() {
+    let Some(cfg) = engine_solver() else { return };
+    // x = 2y (local y); x' = x + 2; bad: x = 2z + 1 (local z, not defined: coefficient 2)
+    let y = mk_var("f.i0", Sort::Int);
+    let z = mk_var("q.i0", Sort::Int);
+    let ts = system(
+        mk_eq(x(), mk_mul_const(&2.into(), y)),
+        mk_eq(x1(), mk_add(vec![x(), mk_int(2)])),
+        mk_eq(x(), mk_add(vec![mk_mul_const(&2.into(), z), mk_int(1)])),
+    );
+    let mut e = Pdkind::new(Config::default());
+    let a = e.solve(&ts, &cfg);
+    assert_inductive(&ts, &a);
+    // the same query is reached when x starts odd: the model names the query's local
+    let ts = TransitionSystem {
+        init: mk_eq(x(), mk_int(-5)),
+        ..ts
+    };
+    let mut e = Pdkind::new(Config::default());
+    let a = e.solve(&ts, &cfg);
+    assert_cex(&ts, &a, 0);
+}
+
+/// `a = b = c = 0; a' = b, b' = a, c' = c + 1`: `a` and `b` swap, `c` counts. Bad: `a = 1`. `a = 0` is 2-inductive but not 1-inductive (from `a = 0,
+/// b = 1` one step reaches `a = 1`); the invariant needs `b = 0` too.
+fn swap() -> TransitionSystem {
+    TransitionSystem {
+        state: vec![int("a"), int("b"), int("c")],
+        next: vec![int("a'"), int("b'"), int("c'")],
+        init: mk_and(vec![
+            mk_eq(v("a"), mk_int(0)),
+            mk_eq(v("b"), mk_int(0)),
+            mk_eq(v("c"), mk_int(0)),
+        ]),
+        trans: mk_and(vec![
+            mk_eq(v("a'"), v("b")),
+            mk_eq(v("b'"), v("a")),
+            mk_eq(v("c'"), mk_add(vec![v("c"), mk_int(1)])),
+        ]),
+        query: mk_eq(v("a"), mk_int(1)),
+    }
+}
+
+#[test]
+fn a_two_inductive_property_gives_an_inductive_invariant() {
+    let Some(cfg) = engine_solver() else { return };
+    let ts = swap();
+    let z3 = solver(SolverKind::Z3).unwrap();
+    let p = mk_not(ts.query.clone());
+    assert!(
+        !z3_unsat(
+            &z3,
+            &mk_and(vec![p.clone(), ts.trans.clone(), mk_not(ts.prime(&p))])
+        ),
+        "the property should not be 1-inductive"
+    );
+    let mut e = Pdkind::new(Config::default());
+    let a = e.solve(&ts, &cfg);
+    assert_inductive(&ts, &a);
+}
+
+#[test]
+fn two_counters_crossing_over() {
+    let Some(cfg) = engine_solver() else { return };
+    // x = y = 0; x' = y + 1, y' = x + 1; bad: x < 0. `x >= 0` is 2-inductive (x2 = x0 + 2)
+    // but not 1-inductive (x = 0, y = -5 steps to x = -4).
+    let ts = TransitionSystem {
+        state: vec![int("x"), int("y")],
+        next: vec![int("x'"), int("y'")],
+        init: mk_and(vec![mk_eq(v("x"), mk_int(0)), mk_eq(v("y"), mk_int(0))]),
+        trans: mk_and(vec![
+            mk_eq(v("x'"), mk_add(vec![v("y"), mk_int(1)])),
+            mk_eq(v("y'"), mk_add(vec![v("x"), mk_int(1)])),
+        ]),
+        query: mk_lt(v("x"), mk_int(0)),
+    };
+    let z3 = solver(SolverKind::Z3).unwrap();
+    let p = mk_not(ts.query.clone());
+    assert!(!z3_unsat(
+        &z3,
+        &mk_and(vec![p.clone(), ts.trans.clone(), mk_not(ts.prime(&p))])
+    ));
+    let mut e = Pdkind::new(Config::default());
+    let a = e.solve(&ts, &cfg);
+    assert_inductive(&ts, &a);
+}
+
+#[test]
+fn stops_at_its_bound() {
+    let Some(cfg) = engine_solver() else { return };
+    // deep counterexample: 1000 steps
+    let ts = counter(1000, false);
+    let mut e = Pdkind::new(Config {
+        max_k: Some(4),
+        ..Config::default()
+    });
+    let a = e.solve(&ts, &cfg);
+    assert!(matches!(a, TsAnswer::Unknown(Stop::Bound(_))), "{a:?}");
+}
+
+#[test]
+fn stops_when_killed() {
+    let Some(cfg) = engine_solver() else { return };
+    // x = 0; x' = x + 1 or x' = x - 1; bad: x = 10^12: deep, no small invariant
+    let ts = system(
+        mk_eq(x(), mk_int(0)),
+        mk_or(vec![
+            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
+            mk_eq(x1(), mk_add(vec![x(), mk_int(-1)])),
+        ]),
+        mk_eq(x(), mk_int(1_000_000_000_000i64)),
+    );
+    let kill = cfg.kill.clone();
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(500));
+        kill.kill_all();
+    });
+    let start = Instant::now();
+    let mut e = Pdkind::new(Config::default());
+    let a = e.solve(&ts, &cfg);
+    killer.join().unwrap();
+    assert!(matches!(a, TsAnswer::Unknown(Stop::Killed)), "{a:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+}
