@@ -76,8 +76,8 @@ fn proves_an_unbounded_loop_safe() {
 fn init_and_query_with_local_variables() {
     let Some(cfg) = engine_solver() else { return };
     // x = y with y >= 0 (local y); x' = x + 1; bad: x = z - 1 with z <= 0 (local z).
-    // (The basic TPA's parity variant, x = 2y against x = 2z + 1, runs split TPA to level
-    // 10 without an interpolant: see the README.)
+    // (The parity variant, x = 2y against x = 2z + 1, runs split TPA to level 10 without an
+    // interpolant: see the README.)
     let y = mk_var("f.i0", Sort::Int);
     let z = mk_var("q.i0", Sort::Int);
     let ts = system(
