@@ -10,6 +10,7 @@ pub mod logic;
 pub mod portfolio;
 pub mod smt;
 pub mod solve;
+pub mod spacer;
 pub mod ts;
 pub mod validate;
 pub mod witness;

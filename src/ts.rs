@@ -6,7 +6,7 @@
 //! Each clause is one disjunct. Slots a predicate does not use are set to 0/false on
 //! every transition into it, so an invariant restricted to `loc = P` is P's model.
 
-use crate::frontend::passes::{Cex, CexStep, Model};
+use crate::frontend::passes::{chain, Cex, Model};
 use crate::frontend::{ChcSystem, Clause, ClauseId, PredApp, PredId};
 use crate::logic::*;
 use rustc_hash::FxHashMap;
@@ -324,7 +324,7 @@ impl TsAdapter {
     /// Back from a path of length `k` (a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k`,
     /// over step-indexed variables) to a counterexample of the clause system.
     pub fn cex(&self, k: usize, vals: &Assignment) -> Option<Cex> {
-        let pick = |es: &[Encoded], i: usize| -> Option<CexStep> {
+        let pick = |es: &[Encoded], i: usize| -> Option<(ClauseId, Assignment)> {
             for e in es {
                 if eval_bool(&self.ts.at(&e.formula, i), vals) == Ok(true) {
                     let mut step_vals = Assignment::default();
@@ -333,10 +333,7 @@ impl TsAdapter {
                             step_vals.insert(v.clone(), x);
                         }
                     }
-                    return Some(CexStep {
-                        clause: e.clause,
-                        vals: step_vals,
-                    });
+                    return Some((e.clause, step_vals));
                 }
             }
             None
@@ -346,6 +343,6 @@ impl TsAdapter {
             out.push(pick(&self.steps, i)?);
         }
         out.push(pick(&self.queries, k)?);
-        Some(out)
+        Some(chain(out))
     }
 }

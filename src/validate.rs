@@ -91,23 +91,23 @@ pub fn check_model(
     Ok(())
 }
 
-/// Replays a counterexample on `sys` by exact evaluation: a fact first, a query last,
-/// each step's body argument values equal to the previous step's head argument values,
-/// every constraint true.
+/// Replays a counterexample on `sys` by exact evaluation. Every step's constraint is true
+/// under its values; each body application has a premise, an earlier step with a head of the
+/// same predicate whose argument values equal the body application's; every step but the
+/// last is some step's premise; the last step is a query. A linear counterexample (a chain)
+/// is the special case of one premise per step, the step before it.
 pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
     if cex.is_empty() {
         return Err("empty counterexample".into());
     }
-    let mut prev_head: Option<(crate::frontend::PredId, Vec<Value>)> = None;
+    let mut heads: Vec<Option<(crate::frontend::PredId, Vec<Value>)>> = vec![];
+    let mut used = vec![false; cex.len()];
     for (i, step) in cex.iter().enumerate() {
         let c = sys
             .clauses
             .get(step.clause.idx())
             .ok_or_else(|| format!("step {i}: no clause {}", step.clause.0))?;
         let at = |what: &str| format!("step {i} (clause at line {}): {what}", c.line);
-        if c.body.len() > 1 {
-            return Err(at("non-linear clause in a linear counterexample"));
-        }
         for v in c.vars() {
             if !step.vals.contains_key(&v) {
                 return Err(at(&format!("no value for {}", v.name)));
@@ -116,22 +116,31 @@ pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
         if eval_bool(&c.constraint, &step.vals).map_err(|e| at(&e))? != true {
             return Err(at("constraint is false"));
         }
-        match (&prev_head, c.body.first()) {
-            (None, None) => {}
-            (None, Some(_)) => return Err(at("the first step is not a fact")),
-            (Some(_), None) => return Err(at("a fact after the first step")),
-            (Some((p, vals)), Some(b)) => {
-                if *p != b.pred {
-                    return Err(at("body predicate differs from the previous head"));
-                }
-                for (a, v) in b.args.iter().zip(vals) {
-                    if eval(a, &step.vals).map_err(|e| at(&e))? != *v {
-                        return Err(at("body arguments differ from the previous head"));
-                    }
+        if step.premises.len() != c.body.len() {
+            return Err(at(&format!(
+                "{} premises for {} body applications",
+                step.premises.len(),
+                c.body.len()
+            )));
+        }
+        for (b, &p) in c.body.iter().zip(&step.premises) {
+            if p >= i {
+                return Err(at(&format!("premise {p} is not an earlier step")));
+            }
+            used[p] = true;
+            let Some((q, vals)) = &heads[p] else {
+                return Err(at(&format!("premise {p} is a query")));
+            };
+            if *q != b.pred {
+                return Err(at("body predicate differs from its premise's head"));
+            }
+            for (a, v) in b.args.iter().zip(vals) {
+                if eval(a, &step.vals).map_err(|e| at(&e))? != *v {
+                    return Err(at("body arguments differ from its premise's head"));
                 }
             }
         }
-        prev_head = match &c.head {
+        let head = match &c.head {
             Some(h) => {
                 let vals = h
                     .args
@@ -144,15 +153,20 @@ pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
             None if i + 1 == cex.len() => None,
             None => return Err(at("a query before the last step")),
         };
+        heads.push(head);
     }
-    if prev_head.is_some() {
+    if heads.last().is_some_and(|h| h.is_some()) {
         return Err("the last step is not a query".into());
+    }
+    if let Some(i) = used[..cex.len() - 1].iter().position(|u| !u) {
+        return Err(format!("step {i} is no step's premise"));
     }
     Ok(())
 }
 
 /// Fills in values a counterexample lacks (variables eliminated by preprocessing) by solving
-/// the path formula of its clause sequence, with the known values fixed. The result still
+/// the formula of its derivation (each step's constraint, each body application equal to its
+/// premise's head), with the known values fixed. The result still
 /// has to pass [`check_cex`]; this only finds values, it proves nothing.
 pub fn complete_cex(sys: &ChcSystem, cex: &Cex, smt_cfg: &SolverConfig) -> Result<Cex, String> {
     let complete = cex.iter().all(|s| {
@@ -185,12 +199,14 @@ pub fn complete_cex(sys: &ChcSystem, cex: &Cex, smt_cfg: &SolverConfig) -> Resul
             }
         }
         smt.assert(&r.constraint).map_err(|e| e.to_string())?;
-        if let (Some(prev), Some(b)) = (steps.last(), r.body.first()) {
-            if let Some(h) = &prev.0.head {
-                for (x, y) in h.args.iter().zip(&b.args) {
-                    smt.assert(&mk_eq(x.clone(), y.clone()))
-                        .map_err(|e| e.to_string())?;
-                }
+        for (b, &p) in r.body.iter().zip(&s.premises) {
+            let head = steps.get(p).and_then(|(c, _)| c.head.as_ref());
+            let Some(h) = head.filter(|h| h.pred == b.pred) else {
+                return Err(format!("step {i}: premise {p} does not derive its body"));
+            };
+            for (x, y) in h.args.iter().zip(&b.args) {
+                smt.assert(&mk_eq(x.clone(), y.clone()))
+                    .map_err(|e| e.to_string())?;
             }
         }
         steps.push((r, pairs));
@@ -206,6 +222,7 @@ pub fn complete_cex(sys: &ChcSystem, cex: &Cex, smt_cfg: &SolverConfig) -> Resul
         out.push(CexStep {
             clause: s.clause,
             vals: pairs.iter().map(|(v, _)| v.clone()).zip(vals).collect(),
+            premises: s.premises.clone(),
         });
     }
     Ok(out)

@@ -1,6 +1,6 @@
 //! Printing witnesses: models as SMT-LIB `define-fun`s, counterexamples as numbered clause applications.
 
-use crate::frontend::passes::{Cex, Model};
+use crate::frontend::passes::{is_chain, Cex, Model};
 use crate::frontend::ChcSystem;
 use crate::logic::{eval, smt_symbol, SmtTerm};
 use std::fmt::Write;
@@ -33,7 +33,10 @@ pub fn model_to_smtlib(sys: &ChcSystem, m: &Model) -> String {
 }
 
 /// `(step i (line L) (head args..) ((var value) ..))` per clause application, the query last.
+/// A counterexample that is not a chain (a derivation tree) adds `(from j ..)` to each step
+/// with premises: the steps that derived its body applications, in body order.
 pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
+    let tree = !is_chain(cex);
     let mut out = String::from("(\n");
     for (i, s) in cex.iter().enumerate() {
         let c = &sys.clauses[s.clause.idx()];
@@ -69,9 +72,15 @@ pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
                     .map(|x| format!("({} {x})", smt_symbol(&v.name)))
             })
             .collect();
+        let from = if tree && !s.premises.is_empty() {
+            let ps: Vec<String> = s.premises.iter().map(|p| p.to_string()).collect();
+            format!(" (from {})", ps.join(" "))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  (step {i} (line {}) {head} ({}))",
+            "  (step {i} (line {}) {head} ({}){from})",
             c.line,
             vals.join(" ")
         );

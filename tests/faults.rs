@@ -16,7 +16,17 @@ const FAULTS: [&str; 8] = [
     "none", "exit", "hang", "garbage", "model", "unknown", "slow", "stderr",
 ];
 /// The engines, and `default` for the default portfolio.
-const ENGINES: [&str; 7] = ["default", "bmc", "kind", "pdr", "abmc", "imc", "tpa"];
+const ENGINES: [&str; 9] = [
+    "default",
+    "bmc",
+    "kind",
+    "pdr",
+    "abmc",
+    "imc",
+    "tpa",
+    "split-tpa",
+    "pdkind",
+];
 /// Seconds given to `--timeout`.
 const TIMEOUT: u64 = 3;
 /// The N-th check-sat is where the fault starts: the third for the engines' solver (after

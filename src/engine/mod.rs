@@ -9,6 +9,8 @@
 //! | `tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Transition power abstraction for deep counterexample detection* (TACAS 2022) | [`tpa`] |
 //! | `pdkind` | Jovanović, Dutertre, *Property-directed k-induction* (FMCAD 2016) | [`pdkind`] |
 //! | `split-tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Split transition power abstraction for unbounded safety* (LPAR 2023) | [`tpa::split`] |
+//! | `abmc` | Frohn & Giesl, *Accelerated bounded model checking* (seed 003), Alg. 3 | [`abmc`] |
+//! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`crate::spacer`] |
 
 pub mod abmc;
 pub mod bmc;
@@ -120,6 +122,10 @@ pub enum EngineKind {
     /// and `trans^(< 2^n)`; deep counterexamples (confirmed by BMC) and inductive invariants
     /// from transition invariants of either. Not in the default portfolio.
     SplitTpa,
+    /// Spacer (Komuravelli, Gurfinkel, Chaki, CAV 2014) on the clause graph, so also on
+    /// non-linear clauses: frames of lemmas and must-summaries per predicate. Runs on every
+    /// system that is non-linear after preprocessing.
+    Spacer,
 }
 
 impl EngineKind {
@@ -133,6 +139,7 @@ impl EngineKind {
             EngineKind::Tpa => "tpa",
             EngineKind::Pdkind => "pdkind",
             EngineKind::SplitTpa => "split-tpa",
+            EngineKind::Spacer => "spacer",
         }
     }
 
@@ -145,9 +152,11 @@ impl EngineKind {
             EngineKind::Imc => Box::new(imc::Imc::new(imc::Config::default())),
             EngineKind::Tpa => Box::new(tpa::Tpa::new(tpa::Config::default())),
             EngineKind::Pdkind => Box::new(pdkind::Pdkind::new(pdkind::Config::default())),
-            EngineKind::SplitTpa => Box::new(tpa::split::SplitTpa::new(
-                tpa::split::Config::default(),
-            )),
+            EngineKind::SplitTpa => {
+                Box::new(tpa::split::SplitTpa::new(tpa::split::Config::default()))
+            }
+            // runs on the clause graph: solve.rs starts it, never the transition-system portfolio
+            EngineKind::Spacer => Box::new(crate::spacer::NotOnTs),
         }
     }
 }

@@ -53,7 +53,7 @@ pub struct Context<'a> {
 
 /// The cube of a projection's literals: an equality over variables becomes two bounds, so
 /// that generalization can drop either side.
-fn cube_of(lits: Vec<Term>) -> Cube {
+pub fn cube_of(lits: Vec<Term>) -> Cube {
     let mut out = Vec::with_capacity(lits.len());
     for l in lits {
         match l.get() {

@@ -19,7 +19,6 @@
 //!    cube stays blocked.
 
 use super::context::{Context, Cube};
-use super::Config;
 use crate::engine::Stop;
 use crate::logic::*;
 use num_traits::{Signed, Zero};
@@ -35,6 +34,34 @@ const MAX_SUMS: usize = 12;
 
 /// At most this many successive weakenings of one bound.
 const MAX_WEAKENINGS: usize = 16;
+
+/// The two checks that say a cube is blocked at a level. PDR answers them over the
+/// transition system ([`Context`]); Spacer over the clauses that define one predicate.
+pub trait Blocking {
+    /// `init /\ cube`: `None` when satisfiable, else the cube literals of an unsat core.
+    fn init_core(&mut self, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop>;
+    /// Relative induction, `F_{level-1} /\ not cube /\ trans /\ cube'`: `None` when
+    /// satisfiable, else the cube literals of an unsat core.
+    fn inductive_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop>;
+}
+
+impl Blocking for Context<'_> {
+    fn init_core(&mut self, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        Context::init_core(self, cube)
+    }
+    fn inductive_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        Context::inductive_core(self, level, cube)
+    }
+}
+
+/// Which generalization steps run (each documented at its field of PDR's `Config`).
+#[derive(Clone, Copy, Debug)]
+pub struct Steps {
+    pub eliminate_vars: bool,
+    pub pair_sums: bool,
+    pub drop_literals: bool,
+    pub weaken_bounds: bool,
+}
 
 /// The literals of `cube` that are in `a` or `b`, in the cube's order.
 fn keep(cube: &[Term], a: &[Term], b: &[Term]) -> Cube {
@@ -178,8 +205,8 @@ pub fn cross_sums(g: &[Term], rest: &[Term]) -> Option<Cube> {
 
 /// Replaces `g` by the larger cube `h` when `h` is still blocked at `level`, shrunk to the
 /// cores of the two checks; returns whether it did.
-fn try_larger(
-    ctx: &mut Context,
+fn try_larger<B: Blocking + ?Sized>(
+    ctx: &mut B,
     level: usize,
     g: &mut Cube,
     icore: &mut Vec<Term>,
@@ -197,14 +224,18 @@ fn try_larger(
 }
 
 /// Is `h` still blocked at `level` (disjoint from `init`, inductive relative to `F_{level-1}`)?
-fn blocked(ctx: &mut Context, level: usize, h: &[Term]) -> Result<bool, Stop> {
+fn blocked<B: Blocking + ?Sized>(ctx: &mut B, level: usize, h: &[Term]) -> Result<bool, Stop> {
     Ok(ctx.init_core(h)?.is_some() && ctx.inductive_core(level, h)?.is_some())
 }
 
 /// Raises each bound `t <= b` of `g` as far as `g` stays blocked, trying `b + 1`, `b + 2`,
 /// `b + 4`, .. (at most [`MAX_WEAKENINGS`] steps): the lemma `t > b'` then excludes all the
 /// states it can, where literal dropping would learn `t > b`, `t > b + 1`, .. one by one.
-fn weaken_bounds(ctx: &mut Context, level: usize, g: &mut Cube) -> Result<(), Stop> {
+fn weaken_bounds<B: Blocking + ?Sized>(
+    ctx: &mut B,
+    level: usize,
+    g: &mut Cube,
+) -> Result<(), Stop> {
     for i in 0..g.len() {
         let TermNode::Le(l) = g[i].get() else {
             continue;
@@ -228,9 +259,9 @@ fn weaken_bounds(ctx: &mut Context, level: usize, g: &mut Cube) -> Result<(), St
 
 /// Generalizes `cube`, blocked at `level` with the core `trans_core` of
 /// `F_{level-1} /\ trans /\ cube'` and the core `init_core` of `init /\ cube`.
-pub fn generalize(
-    ctx: &mut Context,
-    cfg: &Config,
+pub fn generalize<B: Blocking + ?Sized>(
+    ctx: &mut B,
+    cfg: &Steps,
     level: usize,
     cube: &[Term],
     trans_core: &[Term],

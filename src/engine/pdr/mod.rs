@@ -26,8 +26,8 @@
 //! chain's length in a fresh solver, so it is over step-indexed variables as BMC gives it.
 
 mod cex;
-mod context;
-mod generalize;
+pub mod context;
+pub mod generalize;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -78,6 +78,18 @@ impl Default for Config {
             push_lemmas: true,
             requeue: true,
             max_frames: None,
+        }
+    }
+}
+
+impl Config {
+    /// The generalization steps this configuration runs.
+    pub fn steps(&self) -> generalize::Steps {
+        generalize::Steps {
+            eliminate_vars: self.eliminate_vars,
+            pair_sums: self.pair_sums,
+            drop_literals: self.drop_literals,
+            weaken_bounds: self.weaken_bounds,
         }
     }
 }

@@ -169,7 +169,7 @@ impl<'a> Search<'a> {
             };
             let g = generalize(
                 &mut self.ctx,
-                self.cfg,
+                &self.cfg.steps(),
                 level,
                 &cube,
                 &trans_core,
@@ -212,7 +212,14 @@ impl<'a> Search<'a> {
             let Some(trans_core) = self.ctx.trans_core(level, &h)? else {
                 continue;
             };
-            let g2 = generalize(&mut self.ctx, self.cfg, level, &h, &trans_core, init_core)?;
+            let g2 = generalize(
+                &mut self.ctx,
+                &self.cfg.steps(),
+                level,
+                &h,
+                &trans_core,
+                init_core,
+            )?;
             return self.add_lemma(g2, level);
         }
         Ok(0)

@@ -105,7 +105,7 @@ impl Pass for ConeOfInfluence {
             let keep = enabled(c) && c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred));
             if keep {
                 out.clauses.push(c.clone());
-                origins.push(Origin::same(ClauseId(i as u32)));
+                origins.push(Origin::same(ClauseId(i as u32), c.body.len()));
             }
         }
         let back = Back {

@@ -3,7 +3,7 @@
 //! Never turns a linear clause into a non-linear one.
 
 use super::simplify::simplify_clause;
-use super::{expand_cex, BackTranslate, Cex, Model, Origin, Pass};
+use super::{expand_cex, BackTranslate, Cex, Model, Origin, OriginStep, Pass, Premise};
 use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -127,17 +127,41 @@ fn resolve(
     };
     let (r, defs) = simplify_clause(&r);
     let close = |t: &Term| subst(t, &defs);
+    // `d`'s fragment first (its open premises are the first body applications of the
+    // resolvent), then `u`'s, whose premise `pos` is now `d`'s last entry and whose other
+    // open premises follow `d`'s body applications.
     let mut parts = vec![];
-    for (cid, map) in &d_origin.0 {
-        let map = map
+    for e in &d_origin.0 {
+        let map = e
+            .map
             .iter()
             .map(|(v, t)| (v.clone(), close(&subst(t, &ren))))
             .collect();
-        parts.push((*cid, with_identity(map, Some(&ren), &defs, &ren)));
+        parts.push(OriginStep {
+            clause: e.clause,
+            map: with_identity(map, Some(&ren), &defs, &ren),
+            premises: e.premises.clone(),
+        });
     }
-    for (cid, map) in &u_origin.0 {
-        let map = map.iter().map(|(v, t)| (v.clone(), close(t))).collect();
-        parts.push((*cid, with_identity(map, None, &defs, &ren)));
+    let nd = d_origin.0.len();
+    let d_body = d.body.len();
+    for e in &u_origin.0 {
+        let map = e.map.iter().map(|(v, t)| (v.clone(), close(t))).collect();
+        let premises = e
+            .premises
+            .iter()
+            .map(|p| match *p {
+                Premise::Step(s) => Premise::Step(nd + s),
+                Premise::Body(k) if k == pos => Premise::Step(nd - 1),
+                Premise::Body(k) if k < pos => Premise::Body(d_body + k),
+                Premise::Body(k) => Premise::Body(d_body + k - 1),
+            })
+            .collect();
+        parts.push(OriginStep {
+            clause: e.clause,
+            map: with_identity(map, None, &defs, &ren),
+            premises,
+        });
     }
     (r, Origin(parts))
 }
@@ -180,7 +204,10 @@ impl Pass for Inline {
             .clauses
             .iter()
             .enumerate()
-            .map(|(i, c)| Some((c.clone(), Origin::same(crate::frontend::ClauseId(i as u32)))))
+            .map(|(i, c)| {
+                let id = crate::frontend::ClauseId(i as u32);
+                Some((c.clone(), Origin::same(id, c.body.len())))
+            })
             .collect();
         let n = sys.preds.len();
         let mut defs_of: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];

@@ -20,25 +20,86 @@ use rustc_hash::FxHashMap;
 /// A predicate without an entry is interpreted as `false`.
 pub type Model = FxHashMap<PredId, Term>;
 
-/// One clause application of a counterexample: the clause and values for (some of) its variables.
+/// One clause application of a counterexample: the clause, values for (some of) its
+/// variables, and the steps that derived its body applications.
 #[derive(Clone, Debug)]
 pub struct CexStep {
     pub clause: ClauseId,
     pub vals: Assignment,
+    /// For each body application of the clause, in body order, the index of the earlier
+    /// step whose head instance it is.
+    pub premises: Vec<usize>,
 }
 
-/// A linear derivation of `false`: a fact first, a query last, each step's head feeding the next step's body.
+/// A derivation of `false`: steps in an order where premises come first, the query last.
+/// A linear counterexample is a chain: a fact first, each later step's only premise the
+/// step before it. A non-linear one is a tree (or a DAG, when an instance is reused).
 pub type Cex = Vec<CexStep>;
 
-/// Where a clause of a new system comes from: a chain of clauses of the old system,
-/// each with terms (over the new clause's variables) for the old clause's variables.
-/// A variable missing from a map keeps its name.
+/// The chain `steps[0] <- steps[1] <- ..`: each step but the first has the step before it as
+/// its premise (a linear counterexample; the first step must be a fact).
+pub fn chain(steps: Vec<(ClauseId, Assignment)>) -> Cex {
+    steps
+        .into_iter()
+        .enumerate()
+        .map(|(i, (clause, vals))| CexStep {
+            clause,
+            vals,
+            premises: if i == 0 { vec![] } else { vec![i - 1] },
+        })
+        .collect()
+}
+
+/// Is the counterexample a chain (see [`chain`])?
+pub fn is_chain(cex: &Cex) -> bool {
+    cex.iter().enumerate().all(|(i, s)| {
+        if i == 0 {
+            s.premises.is_empty()
+        } else {
+            s.premises == [i - 1]
+        }
+    })
+}
+
+/// Where a premise of an old clause application comes from, inside an [`Origin`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Premise {
+    /// An earlier entry of the same origin.
+    Step(usize),
+    /// The new clause's body application with this index.
+    Body(usize),
+}
+
+/// One old clause application inside an [`Origin`]: the clause, terms (over the new clause's
+/// variables) for its variables (a variable missing from the map keeps its name), and where
+/// each of its body applications comes from.
 #[derive(Clone, Debug)]
-pub struct Origin(pub Vec<(ClauseId, FxHashMap<Var, Term>)>);
+pub struct OriginStep {
+    pub clause: ClauseId,
+    pub map: FxHashMap<Var, Term>,
+    pub premises: Vec<Premise>,
+}
+
+/// Where a clause of a new system comes from: a derivation fragment of old clauses, premises
+/// first, the entry whose head is the new clause's head last; its open premises are the new
+/// clause's body applications.
+#[derive(Clone, Debug)]
+pub struct Origin(pub Vec<OriginStep>);
 
 impl Origin {
-    pub fn same(c: ClauseId) -> Origin {
-        Origin(vec![(c, FxHashMap::default())])
+    /// The old clause `c` itself, with `body` body applications.
+    pub fn same(c: ClauseId, body: usize) -> Origin {
+        Origin::renamed(c, body, FxHashMap::default())
+    }
+
+    /// The old clause `c`, with `body` body applications kept in order and its variables
+    /// given by `map`.
+    pub fn renamed(c: ClauseId, body: usize, map: FxHashMap<Var, Term>) -> Origin {
+        Origin(vec![OriginStep {
+            clause: c,
+            map,
+            premises: (0..body).map(Premise::Body).collect(),
+        }])
     }
 }
 
@@ -54,20 +115,44 @@ pub trait Pass {
     fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>);
 }
 
-/// Expands each step through the origins of its clause (shared by passes that only rewrite clauses).
+/// Expands each step through the origin of its clause (shared by passes that only rewrite
+/// clauses). Each new step becomes its origin's old steps; an open premise `Body(k)` becomes
+/// the last old step of the new step's `k`-th premise.
 pub fn expand_cex(origins: &[Origin], old: &ChcSystem, c: Cex) -> Cex {
-    let mut out = vec![];
+    let mut out: Cex = vec![];
+    // the index in `out` of the old step that stands for each new step's head
+    let mut root: Vec<usize> = Vec::with_capacity(c.len());
     for step in c {
-        for (cid, map) in &origins[step.clause.idx()].0 {
+        let base = out.len();
+        let origin = &origins[step.clause.idx()].0;
+        for e in origin {
             let mut vals = Assignment::default();
-            for v in old.clauses[cid.idx()].vars() {
-                let t = map.get(&v).cloned().unwrap_or_else(|| mk_var_of(&v));
+            for v in old.clauses[e.clause.idx()].vars() {
+                let t = e.map.get(&v).cloned().unwrap_or_else(|| mk_var_of(&v));
                 if let Ok(x) = eval(&t, &step.vals) {
                     vals.insert(v, x);
                 }
             }
-            out.push(CexStep { clause: *cid, vals });
+            let premises = e
+                .premises
+                .iter()
+                .map(|p| match *p {
+                    Premise::Step(s) => base + s,
+                    // a malformed counterexample maps to an index the validator rejects
+                    Premise::Body(k) => step
+                        .premises
+                        .get(k)
+                        .and_then(|&s| root.get(s).copied())
+                        .unwrap_or(usize::MAX),
+                })
+                .collect();
+            out.push(CexStep {
+                clause: e.clause,
+                vals,
+                premises,
+            });
         }
+        root.push(out.len() - 1);
     }
     out
 }

@@ -24,8 +24,8 @@ impl Pass for Simplify {
             if c.constraint.as_bool() == Some(false) {
                 continue;
             }
+            origins.push(Origin::renamed(ClauseId(i as u32), c.body.len(), defs));
             out.clauses.push(c);
-            origins.push(Origin(vec![(ClauseId(i as u32), defs)]));
         }
         let back = ClauseMap {
             origins,

@@ -1,0 +1,368 @@
+//! Spacer's incremental solvers and the queries it asks.
+//!
+//! The clauses defining one predicate share a solver (up to [`super::Config::solvers`]
+//! solvers, shared round-robin beyond), which holds what concerns those clauses. Asserted
+//! once, each behind an activation literal: every clause's constraint
+//! (`act_c => constraint_c`); every lemma at every body application of its predicate, with
+//! a literal per application and level (`act_{c,j,l} => not cube(b{j})`, delta encoding:
+//! frame `F(P, l)` at `b{j}` is assumed as `act_{c,j,l} .. act_{c,j,N}`, and
+//! `act_{c,j,0} => false` makes `F(P, 0)` empty; so one application can be asked in its frame
+//! and another in the must-summaries); the must-summaries of a predicate at each of its body
+//! applications (`must_{c,j} => \/_i summary_i(b{j})`, a new literal whenever a summary is
+//! added, chained to the previous one); and each literal of an obligation's cube at the head
+//! of a clause (`a => lit(h)`, so unsat cores name cube literals).
+
+use super::encode::{App, Encoded};
+use crate::engine::pdr::generalize::Blocking;
+use crate::engine::Stop;
+use crate::frontend::PredId;
+use crate::logic::*;
+use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
+use rustc_hash::FxHashMap;
+
+pub struct Context<'a> {
+    pub enc: &'a Encoded,
+    /// The solvers; clause `c` lives in `smts[solver[c]]`.
+    pub smts: Vec<Smt>,
+    solver: Vec<usize>,
+    act_clause: Vec<Term>,
+    /// `act_level[c][j][l]` guards the lemmas stored at level `l` at body application `j`
+    /// of clause `c`.
+    act_level: Vec<Vec<Vec<Term>>>,
+    /// Per clause and body position, the literal of the current disjunction of must-summaries.
+    act_must: Vec<Vec<Option<Term>>>,
+    /// The activation literal of a cube literal (over parameters) at the head of a clause.
+    lit_acts: FxHashMap<(usize, Term), Term>,
+    /// The cube literal behind each activation literal.
+    act_lits: FxHashMap<Term, Term>,
+    n_acts: usize,
+}
+
+impl<'a> Context<'a> {
+    /// Declares every clause variable and asserts every clause behind its literal, the
+    /// clauses defining one predicate in one solver, at most `max_solvers` solvers (the
+    /// predicates share them round-robin).
+    pub fn new(
+        enc: &'a Encoded,
+        cfg: &SolverConfig,
+        max_solvers: usize,
+    ) -> Result<Context<'a>, Stop> {
+        let heads: Vec<usize> = (0..enc.params.len())
+            .filter(|&p| !enc.defining[p].is_empty())
+            .collect();
+        let n = heads.len().clamp(1, max_solvers.max(1));
+        let mut solver = vec![0; enc.clauses.len()];
+        for (k, &p) in heads.iter().enumerate() {
+            for &c in &enc.defining[p] {
+                solver[c] = k % n;
+            }
+        }
+        let mut smts = vec![];
+        for _ in 0..n {
+            smts.push(Smt::new(cfg, "spacer")?);
+        }
+        let mut ctx = Context {
+            enc,
+            smts,
+            solver,
+            act_clause: vec![],
+            act_level: enc
+                .clauses
+                .iter()
+                .map(|c| vec![vec![]; c.body.len()])
+                .collect(),
+            act_must: enc
+                .clauses
+                .iter()
+                .map(|c| vec![None; c.body.len()])
+                .collect(),
+            lit_acts: FxHashMap::default(),
+            act_lits: FxHashMap::default(),
+            n_acts: 0,
+        };
+        for (ci, c) in enc.clauses.iter().enumerate() {
+            let s = ctx.solver[ci];
+            for v in &c.vars {
+                ctx.smts[s].declare(v)?;
+            }
+            let a = ctx.fresh_act(ci, "c")?;
+            ctx.smts[s].assert(&mk_implies(a.clone(), c.constraint.clone()))?;
+            ctx.act_clause.push(a);
+        }
+        // level 0: every frame is empty
+        ctx.add_level()?;
+        for (ci, acts) in ctx.act_level.clone().iter().enumerate() {
+            for a in acts {
+                ctx.smts[ctx.solver[ci]].assert(&mk_not(a[0].clone()))?;
+            }
+        }
+        Ok(ctx)
+    }
+
+    /// A new activation literal in the solver of clause `c`.
+    fn fresh_act(&mut self, c: usize, what: &str) -> Result<Term, Stop> {
+        let v = Var {
+            name: format!("spacer!{what}{}", self.n_acts).into(),
+            sort: Sort::Bool,
+        };
+        self.n_acts += 1;
+        self.smts[self.solver[c]].declare(&v)?;
+        Ok(mk_var_of(&v))
+    }
+
+    /// The solver of clause `c`.
+    fn smt(&mut self, c: usize) -> &mut Smt {
+        &mut self.smts[self.solver[c]]
+    }
+
+    /// The SMT counters of all solvers.
+    pub fn stats(&self) -> SmtStats {
+        let mut out = SmtStats::default();
+        for s in &self.smts {
+            out += s.stats();
+        }
+        out
+    }
+
+    /// Opens a new top level at every body application.
+    pub fn add_level(&mut self) -> Result<(), Stop> {
+        for c in 0..self.act_level.len() {
+            for j in 0..self.act_level[c].len() {
+                let a = self.fresh_act(c, "F")?;
+                self.act_level[c][j].push(a);
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds `not cube` to `F(p, 1) .. F(p, level)` at every body application of `p`.
+    pub fn assert_lemma(&mut self, p: PredId, cube: &[Term], level: usize) -> Result<(), Stop> {
+        let lemma = mk_not(mk_and(cube.to_vec()));
+        for &(c, j) in &self.enc.uses[p.idx()] {
+            let a = self.act_level[c][j][level].clone();
+            let inst = self.enc.at(&lemma, &self.enc.clauses[c].body[j]);
+            self.smt(c).assert(&mk_implies(a.clone(), inst))?;
+        }
+        Ok(())
+    }
+
+    /// Adds a must-summary of `p` (a formula over its parameters) at its body applications:
+    /// `must'_{c,j} => summary(b{j}) \/ must_{c,j}`, so the new literal stands for the
+    /// disjunction of all of `p`'s summaries.
+    pub fn add_must(&mut self, p: PredId, summary: &Term) -> Result<(), Stop> {
+        for &(c, j) in &self.enc.uses[p.idx()] {
+            let inst = self.enc.at(summary, &self.enc.clauses[c].body[j]);
+            let disj = match &self.act_must[c][j] {
+                Some(prev) => mk_or(vec![inst, prev.clone()]),
+                None => inst,
+            };
+            let a = self.fresh_act(c, "m")?;
+            self.smt(c).assert(&mk_implies(a.clone(), disj))?;
+            self.act_must[c][j] = Some(a);
+        }
+        Ok(())
+    }
+
+    /// The activation literals of the cube's literals at the head of clause `c`.
+    fn head_acts(&mut self, c: usize, cube: &[Term]) -> Result<Vec<Term>, Stop> {
+        let mut out = Vec::with_capacity(cube.len());
+        for lit in cube {
+            if let Some(a) = self.lit_acts.get(&(c, lit.clone())) {
+                out.push(a.clone());
+                continue;
+            }
+            let a = self.fresh_act(c, "l")?;
+            let inst = self.enc.at(lit, &self.enc.clauses[c].head);
+            self.smt(c).assert(&mk_implies(a.clone(), inst))?;
+            self.lit_acts.insert((c, lit.clone()), a.clone());
+            self.act_lits.insert(a.clone(), lit.clone());
+            out.push(a);
+        }
+        Ok(out)
+    }
+
+    /// Checks the solver of clause `c` under `assumptions`.
+    fn check(&mut self, c: usize, assumptions: &[Term]) -> Result<bool, Stop> {
+        match self.smt(c).check_sat_assuming(assumptions)? {
+            SatResult::Sat => Ok(true),
+            SatResult::Unsat => Ok(false),
+            SatResult::Unknown => Err(Stop::SolverUnknown),
+        }
+    }
+
+    /// After unsat in the solver of clause `c`: the cube literals in the core.
+    fn core(&mut self, c: usize) -> Result<Vec<Term>, Stop> {
+        let core = self.smt(c).unsat_assumptions()?;
+        Ok(core
+            .iter()
+            .filter_map(|a| self.act_lits.get(a))
+            .cloned()
+            .collect())
+    }
+
+    /// The assumptions of clause `c` with its body applications in `F(., level)`.
+    fn may_assumptions(&self, c: usize, level: usize) -> Vec<Term> {
+        let mut assume = vec![self.act_clause[c].clone()];
+        for acts in &self.act_level[c] {
+            assume.extend(acts[level..].iter().cloned());
+        }
+        assume
+    }
+
+    /// `constraint_c /\ F(body, level) /\ cube(head)`: a model of the clause's variables, or
+    /// the core.
+    pub fn may(&mut self, c: usize, level: usize, cube: &[Term]) -> Result<Query, Stop> {
+        let mut assume = self.may_assumptions(c, level);
+        assume.extend(self.head_acts(c, cube)?);
+        if !self.check(c, &assume)? {
+            return Ok(Query::Unsat(self.core(c)?));
+        }
+        let vars = self.enc.clauses[c].vars.clone();
+        Ok(Query::Sat(self.smt(c).get_model(&vars)?))
+    }
+
+    /// `constraint_c /\ must(b{j}) for j < k /\ F(b{j}, level) for j >= k /\ cube(head)`: a
+    /// model, if the first `k` body predicates have must-summaries and the query is
+    /// satisfiable.
+    pub fn mixed(
+        &mut self,
+        c: usize,
+        level: usize,
+        k: usize,
+        cube: &[Term],
+    ) -> Result<Option<Assignment>, Stop> {
+        let mut assume = vec![self.act_clause[c].clone()];
+        for (j, a) in self.act_must[c].iter().enumerate() {
+            if j >= k {
+                assume.extend(self.act_level[c][j][level..].iter().cloned());
+                continue;
+            }
+            match a {
+                Some(a) => assume.push(a.clone()),
+                None => return Ok(None),
+            }
+        }
+        assume.extend(self.head_acts(c, cube)?);
+        if !self.check(c, &assume)? {
+            return Ok(None);
+        }
+        let vars = self.enc.clauses[c].vars.clone();
+        Ok(Some(self.smt(c).get_model(&vars)?))
+    }
+
+    /// `constraint_c /\ /\_j summary_j(b{j}) /\ head = values`, for rebuilding a derivation: a
+    /// model of the clause's variables (`None` if unsatisfiable, which is a bug).
+    pub fn concrete(
+        &mut self,
+        c: usize,
+        summaries: &[Term],
+        head: Option<&Assignment>,
+    ) -> Result<Option<Assignment>, Stop> {
+        let cl = &self.enc.clauses[c];
+        let mut conj: Vec<Term> = summaries
+            .iter()
+            .zip(&cl.body)
+            .map(|(s, b)| self.enc.at(s, b))
+            .collect();
+        if let Some(vals) = head {
+            for (p, v) in self.enc.params[cl.head.pred.idx()]
+                .iter()
+                .zip(&cl.head.vars)
+            {
+                conj.push(mk_eq(mk_var_of(v), vals[p].to_term()));
+            }
+        }
+        let vars = cl.vars.clone();
+        let a = self.act_clause[c].clone();
+        self.smt(c).push()?;
+        self.smt(c).assert(&mk_and(conj))?;
+        let r = match self.check(c, &[a]) {
+            Ok(true) => self.smt(c).get_model(&vars).map(Some).map_err(Stop::from),
+            Ok(false) => Ok(None),
+            Err(e) => Err(e),
+        };
+        self.smt(c).pop()?;
+        r
+    }
+
+    /// Would `not cube` hold at level `level + 1` of `p`: is `constraint_c /\ F(body, level)
+    /// /\ cube(head)` unsatisfiable for every clause `c` defining `p`?
+    pub fn pushable(&mut self, p: PredId, level: usize, cube: &[Term]) -> Result<bool, Stop> {
+        for c in self.enc.defining[p.idx()].clone() {
+            let mut assume = self.may_assumptions(c, level);
+            assume.extend(self.head_acts(c, cube)?);
+            if self.check(c, &assume)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The checks of [`Blocking`] for predicate `p`.
+    pub fn blocking(&mut self, p: PredId) -> PredBlocking<'_, 'a> {
+        PredBlocking { ctx: self, pred: p }
+    }
+}
+
+/// The answer to a query with a cube at the head.
+pub enum Query {
+    Sat(Assignment),
+    /// The cube literals of an unsat core.
+    Unsat(Vec<Term>),
+}
+
+/// Blocking checks for one predicate: "init" is its facts, "trans" its other clauses.
+pub struct PredBlocking<'c, 'a> {
+    ctx: &'c mut Context<'a>,
+    pred: PredId,
+}
+
+impl Blocking for PredBlocking<'_, '_> {
+    /// `constraint_c /\ cube(head)` for every fact `c` defining the predicate.
+    fn init_core(&mut self, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        let mut core = vec![];
+        for c in self.ctx.enc.defining[self.pred.idx()].clone() {
+            if !self.ctx.enc.clauses[c].body.is_empty() {
+                continue;
+            }
+            match self.ctx.may(c, 0, cube)? {
+                Query::Sat(_) => return Ok(None),
+                Query::Unsat(k) => core.extend(k),
+            }
+        }
+        Ok(Some(core))
+    }
+
+    /// `constraint_c /\ F(body, level - 1) /\ not cube(b{j}) /\ cube(head)` for every other
+    /// clause `c` defining the predicate, `not cube` at each body application `b{j}` of the
+    /// predicate itself (relative induction).
+    fn inductive_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        let mut core = vec![];
+        let ctx = &mut *self.ctx;
+        for c in ctx.enc.defining[self.pred.idx()].clone() {
+            let cl = &ctx.enc.clauses[c];
+            if cl.body.is_empty() {
+                continue;
+            }
+            let selfs: Vec<&App> = cl.body.iter().filter(|b| b.pred == self.pred).collect();
+            let not_cube = mk_not(mk_and(cube.to_vec()));
+            let strengthen = mk_and(selfs.iter().map(|b| ctx.enc.at(&not_cube, b)).collect());
+            let mut assume = ctx.may_assumptions(c, level - 1);
+            assume.extend(ctx.head_acts(c, cube)?);
+            ctx.smt(c).push()?;
+            ctx.smt(c).assert(&strengthen)?;
+            let sat = ctx.check(c, &assume);
+            let r = match sat {
+                Ok(false) => ctx.core(c).map(Some),
+                Ok(true) => Ok(None),
+                Err(e) => Err(e),
+            };
+            ctx.smt(c).pop()?;
+            match r? {
+                Some(k) => core.extend(k),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(core))
+    }
+}

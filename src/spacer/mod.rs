@@ -1,0 +1,192 @@
+//! Spacer over the clause graph: Komuravelli, Gurfinkel, Chaki, *SMT-based model checking
+//! for recursive programs* (CAV 2014), the algorithm behind z3's `fp.engine=spacer`, here
+//! for clauses with any number of body predicates.
+//!
+//! Every predicate `P` has frames of lemmas `F(P, 0) = false, F(P, 1), .., F(P, N)`
+//! (over-approximations of the valuations derivable by derivations of height at most the
+//! level; delta encoding, a lemma stored at level `l` belongs to `F(P, 1) .. F(P, l)`) and
+//! must-summaries (under-approximations: every valuation in one is derivable). Queries
+//! derive a pseudo-predicate `false` without parameters ([`encode`]). The paper's rules map
+//! to functions as follows:
+//!
+//! | Spacer (Fig. 2 of the paper) | here |
+//! | --- | --- |
+//! | *Unfold*: a new level, the query as an obligation at it | [`search::Search::run`] |
+//! | *Candidate*/*Decide*: a clause has a model with bodies in `F(., l-1)`; a child obligation for the first body valuation outside the must-summaries, by MBP of the model | `search::Search::expand` |
+//! | *Successor*: the bodies lie in must-summaries; a must-summary for the head by MBP | `search::Search::expand`, `search::Search::add_must` |
+//! | *Conflict*: no clause has a model; a lemma, generalized by unsat cores, relative induction and literal dropping (PDR's [`generalize`](crate::engine::pdr::generalize)) | `search::Search::process`, [`context::PredBlocking`] |
+//! | *Induction*/propagation: push lemmas forward | `search::Search::add_lemma`, `search::Search::propagate` |
+//! | *Safe*: a level without lemmas of its own; the model is the frame above it | `search::Search::propagate`, [`Spacer::model`] |
+//! | *Unsafe*: `false` gets a must-summary; its derivation tree | [`cex::derivation`] |
+//!
+//! Incremental solvers, one per predicate (up to [`Config::solvers`]), hold its clauses and
+//! the lemmas and must-summaries at their body applications behind activation literals
+//! ([`context`]). Not done yet (issue 9): global guidance (lemma clusters and the
+//! subsume/concretize/conjecture rules, which would hook into `search::Search::add_lemma`) and
+//! the proof-based abstraction of seed 004 (which would wrap [`Spacer::solve`] with
+//! assumption literals per transition conjunct).
+
+mod cex;
+mod context;
+mod encode;
+mod search;
+#[cfg(test)]
+mod tests;
+
+use crate::engine::pdr::generalize::Steps;
+use crate::engine::Stop;
+use crate::frontend::passes::{Cex, Model};
+use crate::frontend::ChcSystem;
+use crate::logic::*;
+use crate::smt::{SmtStats, SolverConfig};
+use context::Context;
+use encode::Encoded;
+use search::{Outcome, Search};
+
+/// Spacer settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How blocked cubes are generalized (default: as PDR's default: unsat cores, variable
+    /// elimination, pairwise sums, literal dropping; no bound weakening).
+    pub generalize: Steps,
+    /// Push a new lemma to the highest level where it holds (default: true).
+    pub push_lemmas: bool,
+    /// Queue a blocked obligation again one level above its lemma (default: true).
+    pub requeue: bool,
+    /// Give up after this many levels (default: none, run until killed).
+    pub max_level: Option<usize>,
+    /// At most this many solver processes; the clauses defining one predicate share one, so
+    /// each query sees only the clauses it is about (default: 8).
+    pub solvers: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            generalize: crate::engine::pdr::Config::default().steps(),
+            push_lemmas: true,
+            requeue: true,
+            max_level: None,
+            solvers: 8,
+        }
+    }
+}
+
+/// Counters for `--stats`.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    /// The frontier `N`.
+    pub levels: usize,
+    pub lemmas: usize,
+    pub must_summaries: usize,
+    /// Proof obligations processed.
+    pub obligations: usize,
+    /// Variables that projections replaced by their model value.
+    pub mbp_substitutions: usize,
+}
+
+/// Spacer's answer, on the system it was given.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// A model: per predicate, a formula over its parameters.
+    Safe(Model),
+    /// A derivation of `false` (a tree when clauses are non-linear).
+    Unsafe(Cex),
+    Unknown(Stop),
+}
+
+pub struct Spacer {
+    cfg: Config,
+    counters: Counters,
+    smt: SmtStats,
+}
+
+impl Spacer {
+    pub fn new(cfg: Config) -> Spacer {
+        Spacer {
+            cfg,
+            counters: Counters::default(),
+            smt: SmtStats::default(),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        "spacer"
+    }
+
+    /// Solves `sys`; the solver processes die with `smt.kill` (the caller's timeout).
+    pub fn solve(&mut self, sys: &ChcSystem, smt: &SolverConfig) -> Answer {
+        self.run(sys, smt).unwrap_or_else(Answer::Unknown)
+    }
+
+    fn run(&mut self, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<Answer, Stop> {
+        let enc = Encoded::new(sys);
+        let mut ctx = Context::new(&enc, smt_cfg, self.cfg.solvers)?;
+        let mut search = Search::new(&self.cfg, &mut ctx, &mut self.counters);
+        let r = search.run();
+        let lemmas = std::mem::take(&mut search.lemmas);
+        let musts = std::mem::take(&mut search.musts);
+        drop(search);
+        let answer = match r {
+            Ok(Outcome::Safe(level)) => Ok(Answer::Safe(Self::model(sys, &lemmas, level))),
+            Ok(Outcome::Unsafe(m)) => cex::derivation(&mut ctx, &musts, m).map(Answer::Unsafe),
+            Err(e) => Err(e),
+        };
+        self.smt = ctx.stats();
+        answer
+    }
+
+    /// `F(P, level)` for every predicate `P`: the conjunction of its lemmas stored at
+    /// `level` or above.
+    fn model(sys: &ChcSystem, lemmas: &[search::Lemma], level: usize) -> Model {
+        sys.pred_ids()
+            .map(|p| {
+                let f = mk_and(
+                    lemmas
+                        .iter()
+                        .filter(|l| l.pred == p && l.level >= level)
+                        .map(|l| mk_not(mk_and(l.cube.clone())))
+                        .collect(),
+                );
+                (p, f)
+            })
+            .collect()
+    }
+
+    /// Engine-specific counters for `--stats`, plus the SMT counters.
+    pub fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+        let c = &self.counters;
+        let counters = vec![
+            ("levels", c.levels.to_string()),
+            ("lemmas", c.lemmas.to_string()),
+            ("must-summaries", c.must_summaries.to_string()),
+            ("obligations", c.obligations.to_string()),
+            ("mbp-model-substitutions", c.mbp_substitutions.to_string()),
+        ];
+        (counters, self.smt)
+    }
+}
+
+/// Spacer's place in the transition-system portfolio, where it does not run: it answers
+/// `unknown` at once (solve.rs runs Spacer on the clause graph instead).
+pub struct NotOnTs;
+
+impl crate::engine::TsEngine for NotOnTs {
+    fn name(&self) -> &'static str {
+        "spacer"
+    }
+
+    fn solve(
+        &mut self,
+        _ts: &crate::ts::TransitionSystem,
+        _smt: &SolverConfig,
+    ) -> crate::engine::TsAnswer {
+        crate::engine::TsAnswer::Unknown(Stop::Unsupported(
+            "spacer runs on the clause graph, not on a transition system".into(),
+        ))
+    }
+
+    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+        (vec![], SmtStats::default())
+    }
+}

@@ -1,0 +1,403 @@
+//! The Spacer loop: proof obligations over predicates, must-summaries, lemmas and
+//! propagation.
+
+use super::context::{Context, Query};
+use super::{Config, Counters};
+use crate::engine::log_progress;
+use crate::engine::pdr::context::{cube_of, Cube};
+use crate::engine::pdr::generalize::generalize;
+use crate::engine::Stop;
+use crate::frontend::PredId;
+use crate::logic::mbp::project;
+use crate::logic::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A lemma `not cube` of a predicate, stored at the highest level where it is known to hold
+/// (delta encoding: it belongs to `F(pred, 1) .. F(pred, level)`).
+pub struct Lemma {
+    pub pred: PredId,
+    pub cube: Cube,
+    pub level: usize,
+}
+
+/// A must-summary: every valuation of `cube` (over the predicate's parameters) is derivable,
+/// by `clause` from valuations of the must-summaries `premises` (one per body application).
+pub struct Must {
+    pub pred: PredId,
+    pub cube: Cube,
+    pub clause: usize,
+    pub premises: Vec<usize>,
+}
+
+/// A proof obligation: is some valuation of `cube` derivable for `pred` by a derivation of
+/// height at most `level`?
+struct Obligation {
+    pred: PredId,
+    cube: Cube,
+    level: usize,
+    depth: usize,
+}
+
+/// Obligations: an arena and a queue by level, then depth.
+#[derive(Default)]
+struct Queue {
+    arena: Vec<Obligation>,
+    heap: BinaryHeap<Reverse<(usize, usize, usize)>>,
+}
+
+impl Queue {
+    fn push(&mut self, ob: Obligation) -> usize {
+        let id = self.arena.len();
+        self.heap.push(Reverse((ob.level, ob.depth, id)));
+        self.arena.push(ob);
+        id
+    }
+
+    fn requeue(&mut self, id: usize, level: usize) {
+        let ob = &mut self.arena[id];
+        ob.level = level;
+        self.heap.push(Reverse((level, ob.depth, id)));
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        self.heap.pop().map(|Reverse((_, _, id))| id)
+    }
+}
+
+/// How a search ended.
+pub enum Outcome {
+    /// `F(., level)` is a fixpoint: the lemmas of every real predicate at `level` and above.
+    Safe(usize),
+    /// The query predicate has this must-summary.
+    Unsafe(usize),
+}
+
+pub struct Search<'c, 'a> {
+    cfg: &'c Config,
+    pub ctx: &'c mut Context<'a>,
+    counters: &'c mut Counters,
+    pub lemmas: Vec<Lemma>,
+    pub musts: Vec<Must>,
+    /// The frontier `N`: levels `0 ..= N` exist.
+    n: usize,
+    queue: Queue,
+}
+
+impl<'c, 'a> Search<'c, 'a> {
+    pub fn new(
+        cfg: &'c Config,
+        ctx: &'c mut Context<'a>,
+        counters: &'c mut Counters,
+    ) -> Search<'c, 'a> {
+        Search {
+            cfg,
+            ctx,
+            counters,
+            lemmas: vec![],
+            musts: vec![],
+            n: 0,
+            queue: Queue::default(),
+        }
+    }
+
+    /// Opens level `N + 1`, asks whether the query is derivable at height `N + 1`, blocks or
+    /// refutes, propagates; until a fixpoint or a derivation of the query.
+    pub fn run(&mut self) -> Result<Outcome, Stop> {
+        let query = self.ctx.enc.query_pred;
+        loop {
+            if self.cfg.max_level.is_some_and(|m| self.n >= m) {
+                return Err(Stop::Bound(self.n));
+            }
+            self.n += 1;
+            self.counters.levels = self.n;
+            log_progress("spacer: level", self.n);
+            self.ctx.add_level()?;
+            self.queue = Queue::default();
+            self.queue.push(Obligation {
+                pred: query,
+                cube: vec![],
+                level: self.n,
+                depth: 0,
+            });
+            if let Some(m) = self.process()? {
+                return Ok(Outcome::Unsafe(m));
+            }
+            if let Some(level) = self.propagate()? {
+                return Ok(Outcome::Safe(level));
+            }
+        }
+    }
+
+    /// Processes obligations, lowest level first, until none is left or the query predicate
+    /// gets a must-summary (returned).
+    fn process(&mut self) -> Result<Option<usize>, Stop> {
+        let query = self.ctx.enc.query_pred;
+        while let Some(id) = self.queue.pop() {
+            self.counters.obligations += 1;
+            let ob = &self.queue.arena[id];
+            let (pred, cube, level) = (ob.pred, ob.cube.clone(), ob.level);
+            if log::log_enabled!(log::Level::Debug) {
+                let c: Vec<String> = cube.iter().map(|l| SmtTerm(l).to_string()).collect();
+                log::debug!(
+                    "spacer: obligation {id} P{} level {level}: {}",
+                    pred.0,
+                    c.join(" ")
+                );
+            }
+            if self.subsumed(pred, level, &cube) {
+                continue;
+            }
+            match self.expand(id)? {
+                Step::Reached(m) => {
+                    if pred == query {
+                        return Ok(Some(m));
+                    }
+                    // the parent, queued above this obligation, is asked again
+                }
+                Step::Child => {}
+                Step::Blocked {
+                    trans_core,
+                    init_core,
+                } => {
+                    let mut b = self.ctx.blocking(pred);
+                    let g = generalize(
+                        &mut b,
+                        &self.cfg.generalize,
+                        level,
+                        &cube,
+                        &trans_core,
+                        init_core,
+                    )?;
+                    let top = self.add_lemma(pred, g, level)?;
+                    if self.cfg.requeue && top < self.n {
+                        self.queue.requeue(id, top + 1);
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Is `cube` blocked at `level` by a lemma whose cube is a subset of its literals?
+    fn subsumed(&self, pred: PredId, level: usize, cube: &[Term]) -> bool {
+        self.lemmas.iter().any(|l| {
+            l.pred == pred && l.level >= level && l.cube.iter().all(|lit| cube.contains(lit))
+        })
+    }
+
+    /// One step on obligation `id`: each clause defining its predicate is asked, with body
+    /// applications in `F(., level - 1)`, for a valuation in the cube.
+    /// - No clause has a model: blocked, with the cores of the facts and of the other clauses.
+    /// - A clause has a model with every body application in a must-summary: a new
+    ///   must-summary for the predicate (*reach*).
+    /// - Else, with `k` the longest prefix of body applications that the must-summaries can
+    ///   give (the others in their frames): a child obligation for application `k`, the
+    ///   projection of that model onto it; the obligation is queued again above it. When the
+    ///   child is reached, the prefix grows; when it is blocked, the frame shrinks.
+    fn expand(&mut self, id: usize) -> Result<Step, Stop> {
+        let ob = &self.queue.arena[id];
+        let (pred, cube, level, depth) = (ob.pred, ob.cube.clone(), ob.level, ob.depth);
+        let enc = self.ctx.enc;
+        let mut trans_core = vec![];
+        let mut init_core = vec![];
+        let mut open = None;
+        for c in enc.defining[pred.idx()].clone() {
+            let model = match self.ctx.may(c, level - 1, &cube)? {
+                Query::Unsat(core) => {
+                    if enc.clauses[c].body.is_empty() {
+                        init_core.extend(core);
+                    } else {
+                        trans_core.extend(core);
+                    }
+                    continue;
+                }
+                Query::Sat(m) => m,
+            };
+            let covered = self.covering(c, &model);
+            if covered.iter().all(|m| m.is_some()) {
+                let prem: Vec<usize> = covered.into_iter().flatten().collect();
+                return Ok(Step::Reached(self.add_must(c, &model, prem)?));
+            }
+            if open.is_none() {
+                open = Some((c, model));
+            }
+        }
+        let Some((c, may_model)) = open else {
+            return Ok(Step::Blocked {
+                trans_core,
+                init_core,
+            });
+        };
+        let n_body = enc.clauses[c].body.len();
+        let mut found = None;
+        for k in (1..=n_body).rev() {
+            if let Some(m) = self.ctx.mixed(c, level - 1, k, &cube)? {
+                found = Some((k, m));
+                break;
+            }
+        }
+        let (k, model) = found.unwrap_or((0, may_model));
+        let covered = self.covering(c, &model);
+        if k == n_body {
+            if covered.iter().any(|m| m.is_none()) {
+                return Err(Stop::SolverError(
+                    "spacer: a model of the must-summaries lies in none of them".into(),
+                ));
+            }
+            let prem: Vec<usize> = covered.into_iter().flatten().collect();
+            return Ok(Step::Reached(self.add_must(c, &model, prem)?));
+        }
+        let cl = &enc.clauses[c];
+        // project constraint /\ cube(head) /\ must(b{j}) for j < k /\ F(b{j}, level - 1)
+        // for j > k onto b{k}
+        let mut phi = vec![cl.constraint.clone()];
+        phi.extend(cube.iter().map(|l| enc.at(l, &cl.head)));
+        for (j, b) in cl.body.iter().enumerate() {
+            if j < k {
+                let m = covered[j].ok_or_else(|| {
+                    Stop::SolverError("spacer: a must model lies in no must-summary".into())
+                })?;
+                phi.push(enc.at(&mk_and(self.musts[m].cube.clone()), b));
+            } else if j > k {
+                phi.push(enc.at(&self.frame(b.pred, level - 1), b));
+            }
+        }
+        let app = &cl.body[k];
+        let elim: Vec<Var> = cl
+            .vars
+            .iter()
+            .filter(|v| !app.vars.contains(v))
+            .cloned()
+            .collect();
+        let p = project(&phi, &model, &elim).map_err(Stop::SolverError)?;
+        self.counters.mbp_substitutions += p.model_substitutions;
+        let child_cube = cube_of(p.lits.iter().map(|l| enc.to_params(l, app)).collect());
+        self.queue.requeue(id, level);
+        self.queue.push(Obligation {
+            pred: app.pred,
+            cube: child_cube,
+            level: level - 1,
+            depth: depth + 1,
+        });
+        Ok(Step::Child)
+    }
+
+    /// `F(pred, level)` as a formula over its parameters.
+    fn frame(&self, pred: PredId, level: usize) -> Term {
+        mk_and(
+            self.lemmas
+                .iter()
+                .filter(|l| l.pred == pred && l.level >= level)
+                .map(|l| mk_not(mk_and(l.cube.clone())))
+                .collect(),
+        )
+    }
+
+    /// For each body application of clause `c`, a must-summary that contains its valuation
+    /// in `model`, if any.
+    fn covering(&self, c: usize, model: &Assignment) -> Vec<Option<usize>> {
+        let enc = self.ctx.enc;
+        enc.clauses[c]
+            .body
+            .iter()
+            .map(|b| {
+                let vals = enc.values_at(b, model)?;
+                self.musts.iter().position(|m| {
+                    m.pred == b.pred && m.cube.iter().all(|l| eval_bool(l, &vals).unwrap_or(false))
+                })
+            })
+            .collect()
+    }
+
+    /// The must-summary of clause `c`'s head from `model`, whose body valuations lie in the
+    /// summaries `premises`: the projection of `constraint /\ premises(body)` onto the head.
+    fn add_must(
+        &mut self,
+        c: usize,
+        model: &Assignment,
+        premises: Vec<usize>,
+    ) -> Result<usize, Stop> {
+        let enc = self.ctx.enc;
+        let cl = &enc.clauses[c];
+        let mut phi = vec![cl.constraint.clone()];
+        for (m, b) in premises.iter().zip(&cl.body) {
+            phi.push(enc.at(&mk_and(self.musts[*m].cube.clone()), b));
+        }
+        let elim: Vec<Var> = cl
+            .vars
+            .iter()
+            .filter(|v| !cl.head.vars.contains(v))
+            .cloned()
+            .collect();
+        let p = project(&phi, model, &elim).map_err(Stop::SolverError)?;
+        self.counters.mbp_substitutions += p.model_substitutions;
+        let cube: Cube = p.lits.iter().map(|l| enc.to_params(l, &cl.head)).collect();
+        let pred = cl.head.pred;
+        self.ctx.add_must(pred, &mk_and(cube.clone()))?;
+        self.musts.push(Must {
+            pred,
+            cube,
+            clause: c,
+            premises,
+        });
+        self.counters.must_summaries += 1;
+        Ok(self.musts.len() - 1)
+    }
+
+    /// Adds `not cube` to `F(pred, 1) .. F(pred, level)`, pushes it as far as it goes, and
+    /// drops the lemmas it subsumes. Returns its final level.
+    ///
+    /// This is where global guidance (Vediramana Krishnan et al., CAV 2020) would cluster the
+    /// new lemma with its predicate's lemmas of the same pattern (not done yet, issue 9).
+    fn add_lemma(&mut self, pred: PredId, cube: Cube, level: usize) -> Result<usize, Stop> {
+        self.counters.lemmas += 1;
+        let mut level = level;
+        self.ctx.assert_lemma(pred, &cube, level)?;
+        while self.cfg.push_lemmas && level < self.n && self.ctx.pushable(pred, level, &cube)? {
+            level += 1;
+            self.ctx.assert_lemma(pred, &cube, level)?;
+        }
+        self.lemmas.retain(|l| {
+            l.pred != pred || l.level > level || !cube.iter().all(|lit| l.cube.contains(lit))
+        });
+        self.lemmas.push(Lemma { pred, cube, level });
+        Ok(level)
+    }
+
+    /// Pushes lemmas of level `i` to `i + 1` when every clause defining their predicate,
+    /// with bodies in `F(., i)`, implies them, for `i < N`. When a level ends up with no lemma
+    /// of any predicate, `F(., i) = F(., i + 1)` is a model; returns `i`.
+    fn propagate(&mut self) -> Result<Option<usize>, Stop> {
+        for i in 1..self.n {
+            for j in 0..self.lemmas.len() {
+                if self.lemmas[j].level != i {
+                    continue;
+                }
+                let (pred, cube) = (self.lemmas[j].pred, self.lemmas[j].cube.clone());
+                if self.ctx.pushable(pred, i, &cube)? {
+                    self.ctx.assert_lemma(pred, &cube, i + 1)?;
+                    self.lemmas[j].level = i + 1;
+                }
+            }
+            if self.lemmas.iter().all(|l| l.level != i) {
+                log::info!("spacer: F(., {i}) = F(., {}) at level {}", i + 1, self.n);
+                return Ok(Some(i + 1));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// What one step on an obligation did.
+enum Step {
+    /// Its predicate got this must-summary, which meets the cube.
+    Reached(usize),
+    /// A child obligation was queued.
+    Child,
+    /// No clause can derive a valuation of the cube from `F(., level - 1)`.
+    Blocked {
+        trans_core: Vec<Term>,
+        init_core: Vec<Term>,
+    },
+}
