@@ -132,6 +132,7 @@ fn print_stats(o: &Outcome) {
         "; validations: {} (failed: {})",
         s.validations, s.validation_failures
     );
+    eprintln!("; validations undecided: {}", s.validations_undecided);
     for (b, st) in chcsolve::interp::global_stats() {
         eprintln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",

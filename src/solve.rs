@@ -82,6 +82,9 @@ pub struct Stats {
     /// Answers checked by the validator, and how many of them failed (each failure is a bug).
     pub validations: u32,
     pub validation_failures: u32,
+    /// Models whose check did not finish (out of time, or the solver said `unknown`): not
+    /// printed, and not counted as failures.
+    pub validations_undecided: u32,
     pub engines: Vec<(
         String,
         f64,
@@ -411,9 +414,14 @@ impl Run<'_> {
                 self.stats.winner = Some(engine);
                 Some(Verdict::Sat(model))
             }
-            Err(e) => {
+            Err(e @ validate::ModelError::Rejected(_)) => {
                 self.stats.validation_failures += 1;
                 log::error!("{engine}: model REJECTED by the validator: {e}");
+                None
+            }
+            Err(e @ validate::ModelError::Undecided(_)) => {
+                self.stats.validations_undecided += 1;
+                log::warn!("{engine}: model not validated, so not printed: {e}");
                 None
             }
         }

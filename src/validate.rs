@@ -37,6 +37,25 @@ fn apply(sys: &ChcSystem, m: &Model, app: &PredApp) -> Term {
     subst(body, &map)
 }
 
+/// Why a model was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelError {
+    /// The model is wrong or malformed: a bug in whatever produced it.
+    Rejected(String),
+    /// The check did not finish: the solver answered `unknown`, ran out of the time left,
+    /// or failed. The model is neither accepted nor known to be wrong.
+    Undecided(String),
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::Rejected(e) => write!(f, "{e}"),
+            ModelError::Undecided(e) => write!(f, "not decided: {e}"),
+        }
+    }
+}
+
 /// Checks that `m` satisfies every clause of `sys`, with a fresh solver process.
 /// `z3` should name z3 (quantified interpretations need it).
 pub fn check_model(
@@ -44,21 +63,22 @@ pub fn check_model(
     m: &Model,
     z3: &SolverConfig,
     timeout: Option<Duration>,
-) -> Result<(), String> {
+) -> Result<(), ModelError> {
+    let undecided = |e: crate::smt::SmtError| ModelError::Undecided(e.to_string());
     for (p, f) in m {
         let params = sys.pred(*p).params();
         if let Some(v) = free_vars(f).iter().find(|v| !params.contains(v)) {
-            return Err(format!(
+            return Err(ModelError::Rejected(format!(
                 "interpretation of {} has a free variable {}",
                 sys.pred(*p).name,
                 v.name
-            ));
+            )));
         }
     }
-    let mut smt = Smt::new(z3, "validate-model").map_err(|e| e.to_string())?;
+    let mut smt = Smt::new(z3, "validate-model").map_err(undecided)?;
     if let Some(t) = timeout {
         smt.raw(&format!("(set-option :timeout {})", t.as_millis().max(1)))
-            .map_err(|e| e.to_string())?;
+            .map_err(undecided)?;
     }
     for c in &sys.clauses {
         let (c, vars) = fresh_clause(c);
@@ -67,26 +87,29 @@ pub fn check_model(
         if let Some(h) = &c.head {
             hyp.push(mk_not(apply(sys, m, h)));
         }
-        smt.push().map_err(|e| e.to_string())?;
+        smt.push().map_err(undecided)?;
         for v in &vars {
-            smt.declare(v).map_err(|e| e.to_string())?;
+            smt.declare(v).map_err(undecided)?;
         }
         for h in hyp {
-            smt.assert(&h).map_err(|e| e.to_string())?;
+            smt.assert(&h).map_err(undecided)?;
         }
-        match smt.check_sat().map_err(|e| e.to_string())? {
+        match smt.check_sat().map_err(undecided)? {
             SatResult::Unsat => {}
             SatResult::Sat => {
-                return Err(format!("the model violates the clause at line {}", c.line))
+                return Err(ModelError::Rejected(format!(
+                    "the model violates the clause at line {}",
+                    c.line
+                )))
             }
             SatResult::Unknown => {
-                return Err(format!(
+                return Err(ModelError::Undecided(format!(
                     "the solver could not decide the clause at line {} under the model",
                     c.line
-                ))
+                )))
             }
         }
-        smt.pop().map_err(|e| e.to_string())?;
+        smt.pop().map_err(undecided)?;
     }
     Ok(())
 }
