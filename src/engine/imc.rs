@@ -39,7 +39,7 @@
 //! deepening; counted as `interp unknown`). When the engine is killed, it stops with
 //! [`Stop::Killed`].
 
-use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use super::{bmc_query, log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::interp::{Backend, Interp, InterpConfig, Interpolator};
 use crate::logic::*;
 use crate::smt::{KillSwitch, SatResult, Smt, SmtStats, SolverConfig};
@@ -329,24 +329,6 @@ impl Imc {
         }
         Ok(())
     }
-}
-
-/// `init@0 /\ trans@0..trans@(k-1) /\ query@k` (the unrolling is in `u`): its model when
-/// satisfiable. The query is popped again when unsatisfiable.
-fn bmc_query(
-    ts: &TransitionSystem,
-    u: &mut Unroller,
-    k: usize,
-) -> Result<Option<Assignment>, Stop> {
-    u.push()?;
-    u.assert_at(ts, &ts.query, k)?;
-    match u.check()? {
-        SatResult::Sat => return Ok(Some(u.model()?)),
-        SatResult::Unknown => return Err(Stop::SolverUnknown),
-        SatResult::Unsat => {}
-    }
-    u.pop()?;
-    Ok(None)
 }
 
 /// McMillan's suffix: the query within `1..k` steps of step 1,

@@ -22,7 +22,7 @@ pub mod pdr;
 pub mod tpa;
 mod unroll;
 
-pub use unroll::Unroller;
+pub use unroll::{bmc_query, confirm_cex, Unroller};
 
 use crate::logic::{Assignment, Term};
 use crate::smt::{SmtError, SmtStats, SolverConfig};
@@ -159,4 +159,23 @@ impl EngineKind {
             EngineKind::Spacer => Box::new(crate::spacer::NotOnTs),
         }
     }
+}
+
+/// The model-based projection of `/\ phi` under `m` onto `keep` (every other variable
+/// eliminated): a conjunction that `m` satisfies and that implies `exists others. phi`.
+pub fn project_onto(
+    phi: &[Term],
+    m: &Assignment,
+    keep: &[crate::logic::Var],
+) -> Result<Term, Stop> {
+    let elim: Vec<crate::logic::Var> = phi
+        .iter()
+        .flat_map(crate::logic::free_vars)
+        .filter(|v| !keep.contains(v))
+        .collect::<rustc_hash::FxHashSet<_>>()
+        .into_iter()
+        .collect();
+    crate::logic::mbp::project(phi, m, &elim)
+        .map(|p| crate::logic::mk_and(p.lits))
+        .map_err(|e| Stop::SolverError(format!("projection failed: {e}")))
 }

@@ -68,3 +68,71 @@ impl Unroller {
         self.smt.get_model(&vars)
     }
 }
+
+/// `init@0 /\ trans@0..trans@(k-1) /\ query@k`, with the unrolling up to `k` already in
+/// `u`: its model when satisfiable. The query is popped again when unsatisfiable.
+pub fn bmc_query(
+    ts: &TransitionSystem,
+    u: &mut Unroller,
+    k: usize,
+) -> Result<Option<Assignment>, super::Stop> {
+    u.push()?;
+    u.assert_at(ts, &ts.query, k)?;
+    match u.check()? {
+        SatResult::Sat => return Ok(Some(u.model()?)),
+        SatResult::Unknown => return Err(super::Stop::SolverUnknown),
+        SatResult::Unsat => {}
+    }
+    u.pop()?;
+    Ok(None)
+}
+
+/// A counterexample of `k` steps that an abstracting engine (`engine`) claims, re-found by
+/// plain BMC in a fresh solver, so its model comes from the real unrolling. When there is
+/// none at `k` (a bug of the engine, logged), every depth up to `bound` is tried. Returns
+/// the answer and the statistics of the solvers it used.
+pub fn confirm_cex(
+    ts: &TransitionSystem,
+    smt: &crate::smt::SolverConfig,
+    engine: &str,
+    k: usize,
+    bound: usize,
+) -> (Result<super::TsAnswer, super::Stop>, crate::smt::SmtStats) {
+    use super::{Stop, TsAnswer};
+    let mut stats = crate::smt::SmtStats::default();
+    let label = format!("{engine}-bmc");
+    let mut at_k = || -> Result<Option<TsAnswer>, Stop> {
+        let mut u = Unroller::new(Smt::new(smt, &label)?);
+        let r = (|| {
+            u.assert_at(ts, &ts.init, 0)?;
+            for j in 0..k {
+                u.assert_at(ts, &ts.trans, j)?;
+            }
+            Ok(bmc_query(ts, &mut u, k)?.map(|vals| TsAnswer::Unsafe { k, vals }))
+        })();
+        stats += u.smt.stats();
+        r
+    };
+    let up_to_bound = || -> Result<TsAnswer, Stop> {
+        log::error!(
+            "{engine}: no counterexample of {k} steps, as {engine} claims (a bug); trying every depth up to {bound}"
+        );
+        let mut u = Unroller::new(Smt::new(smt, &label)?);
+        u.assert_at(ts, &ts.init, 0)?;
+        for j in 0..=bound {
+            if let Some(vals) = bmc_query(ts, &mut u, j)? {
+                return Ok(TsAnswer::Unsafe { k: j, vals });
+            }
+            u.assert_at(ts, &ts.trans, j)?;
+        }
+        Err(Stop::SolverError(format!(
+            "{engine}: no counterexample within {bound} steps, as {engine} claims"
+        )))
+    };
+    let r = match at_k() {
+        Ok(Some(a)) => Ok(a),
+        Ok(None) => up_to_bound(),
+        Err(e) => Err(e),
+    };
+    (r, stats)
+}

@@ -53,7 +53,9 @@ mod reach;
 #[cfg(test)]
 mod tests;
 
-use super::{kinductive, log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use super::{
+    confirm_cex, kinductive, log_progress, project_onto, Stop, TsAnswer, TsEngine, Unroller,
+};
 use crate::interp::{Backend, InterpConfig, Interpolator};
 use crate::logic::*;
 use crate::smt::{KillSwitch, SatResult, Smt, SmtStats, SolverConfig};
@@ -516,70 +518,13 @@ impl Search<'_> {
     /// Plain BMC at depth `m` on the system as given, `init@0 /\ trans@0..trans@(m-1) /\
     /// query@m`, and its model; every depth up to `m` if that fails.
     fn confirm(&mut self, m: usize) -> Result<TsAnswer, Stop> {
-        let ts = self.orig;
-        let mut u = Unroller::new(Smt::new(self.smt_cfg, "pdkind-bmc")?);
-        let r = (|| {
-            u.assert_at(ts, &ts.init, 0)?;
-            for j in 0..m {
-                u.assert_at(ts, &ts.trans, j)?;
-            }
-            if let Some(vals) = bmc_query(ts, &mut u, m)? {
-                return Ok(TsAnswer::Unsafe { k: m, vals });
-            }
-            log::error!(
-                "pdkind: no counterexample of {m} steps, as PDKind claims (a bug); trying every depth up to {m}"
-            );
-            let mut u = Unroller::new(Smt::new(self.smt_cfg, "pdkind-bmc")?);
-            u.assert_at(ts, &ts.init, 0)?;
-            for j in 0..=m {
-                if let Some(vals) = bmc_query(ts, &mut u, j)? {
-                    return Ok(TsAnswer::Unsafe { k: j, vals });
-                }
-                u.assert_at(ts, &ts.trans, j)?;
-            }
-            Err(Stop::SolverError(format!(
-                "pdkind: no counterexample within {m} steps, as PDKind claims"
-            )))
-        })();
-        self.closed += u.smt.stats();
+        let (r, stats) = confirm_cex(self.orig, self.smt_cfg, "pdkind", m, m);
+        self.closed += stats;
         if let Ok(TsAnswer::Unsafe { k, .. }) = &r {
             self.counters.cex_steps = *k;
         }
         r
     }
-}
-
-/// `init@0 /\ trans@0..trans@(k-1) /\ query@k` (the unrolling is in `u`): its model when
-/// satisfiable. The query is popped again when unsatisfiable.
-fn bmc_query(
-    ts: &TransitionSystem,
-    u: &mut Unroller,
-    k: usize,
-) -> Result<Option<Assignment>, Stop> {
-    u.push()?;
-    u.assert_at(ts, &ts.query, k)?;
-    match u.check()? {
-        SatResult::Sat => return Ok(Some(u.model()?)),
-        SatResult::Unknown => return Err(Stop::SolverUnknown),
-        SatResult::Unsat => {}
-    }
-    u.pop()?;
-    Ok(None)
-}
-
-/// `exists (vars(phi) \ keep). /\ phi` under `m`: a conjunction over `keep` that `m`
-/// satisfies and that implies it (model-based projection).
-fn project_onto(phi: &[Term], m: &Assignment, keep: &[Var]) -> Result<Term, Stop> {
-    let elim: Vec<Var> = phi
-        .iter()
-        .flat_map(free_vars)
-        .filter(|v| !keep.contains(v))
-        .collect::<rustc_hash::FxHashSet<Var>>()
-        .into_iter()
-        .collect();
-    mbp::project(phi, m, &elim)
-        .map(|p| mk_and(p.lits))
-        .map_err(|e| Stop::SolverError(format!("pdkind: projection failed: {e}")))
 }
 
 /// `exists locals. query` over the state variables, quantifier-free: the query itself

@@ -3,7 +3,8 @@
 //! steps, refined by interpolants, answering "is `g` reachable within `k` steps?" with a
 //! real path length or an explanation.
 
-use super::{project_onto, Counters, Stop};
+use super::{Counters, Stop};
+use crate::engine::project_onto;
 use crate::engine::Unroller;
 use crate::interp::{Interp, Interpolator};
 use crate::logic::*;

@@ -57,7 +57,7 @@ mod split_tests;
 #[cfg(test)]
 mod tests;
 
-use super::{Stop, TsAnswer, TsEngine, Unroller};
+use super::{confirm_cex, project_onto, Stop, TsAnswer, TsEngine, Unroller};
 use crate::interp::{Backend, Interp, InterpConfig, Interpolator};
 use crate::logic::*;
 use crate::smt::{KillSwitch, SatResult, Smt, SmtStats, SolverConfig};
@@ -485,68 +485,13 @@ impl Search<'_> {
     /// Confirms a counterexample of `k` steps by BMC (at every depth up to `bound` if `k`
     /// fails, which would be a bug in the step count).
     pub(super) fn confirm(&mut self, k: usize, bound: usize) -> Result<TsAnswer, Stop> {
-        let ts = self.ts;
-        let mut u = Unroller::new(Smt::new(self.smt_cfg, "tpa-bmc")?);
-        let r = (|| {
-            u.assert_at(ts, &ts.init, 0)?;
-            for j in 0..k {
-                u.assert_at(ts, &ts.trans, j)?;
-            }
-            if let Some(vals) = bmc_query(ts, &mut u, k)? {
-                return Ok(TsAnswer::Unsafe { k, vals });
-            }
-            log::error!("tpa: no counterexample of {k} steps, as TPA claims (a bug); trying every depth up to {bound}");
-            let mut u = Unroller::new(Smt::new(self.smt_cfg, "tpa-bmc")?);
-            u.assert_at(ts, &ts.init, 0)?;
-            for j in 0..=bound {
-                if let Some(vals) = bmc_query(ts, &mut u, j)? {
-                    return Ok(TsAnswer::Unsafe { k: j, vals });
-                }
-                u.assert_at(ts, &ts.trans, j)?;
-            }
-            Err(Stop::SolverError(format!(
-                "tpa: no counterexample within {bound} steps, as TPA claims"
-            )))
-        })();
-        self.closed += u.smt.stats();
+        let (r, stats) = confirm_cex(self.ts, self.smt_cfg, "tpa", k, bound);
+        self.closed += stats;
         if let Ok(TsAnswer::Unsafe { k, .. }) = &r {
             self.counters.cex_steps = *k;
         }
         r
     }
-}
-
-/// `init@0 /\ trans@0..trans@(k-1) /\ query@k` (the unrolling is in `u`): its model when
-/// satisfiable. The query is popped again when unsatisfiable.
-fn bmc_query(
-    ts: &TransitionSystem,
-    u: &mut Unroller,
-    k: usize,
-) -> Result<Option<Assignment>, Stop> {
-    u.push()?;
-    u.assert_at(ts, &ts.query, k)?;
-    match u.check()? {
-        SatResult::Sat => return Ok(Some(u.model()?)),
-        SatResult::Unknown => return Err(Stop::SolverUnknown),
-        SatResult::Unsat => {}
-    }
-    u.pop()?;
-    Ok(None)
-}
-
-/// The model-based projection of `/\ phi` under `m` onto `keep` (every other variable
-/// eliminated): a conjunction that `m` satisfies and that implies `exists others. phi`.
-pub(super) fn project_onto(phi: &[Term], m: &Assignment, keep: &[Var]) -> Result<Term, Stop> {
-    let elim: Vec<Var> = phi
-        .iter()
-        .flat_map(free_vars)
-        .filter(|v| !keep.contains(v))
-        .collect::<rustc_hash::FxHashSet<Var>>()
-        .into_iter()
-        .collect();
-    mbp::project(phi, m, &elim)
-        .map(|p| mk_and(p.lits))
-        .map_err(|e| Stop::SolverError(format!("tpa: projection failed: {e}")))
 }
 
 impl TsEngine for Tpa {
