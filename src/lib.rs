@@ -8,6 +8,7 @@ pub mod frontend;
 pub mod interp;
 pub mod logic;
 pub mod portfolio;
+pub mod schedule;
 pub mod smt;
 pub mod solve;
 pub mod spacer;

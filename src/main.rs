@@ -21,10 +21,14 @@ struct Cli {
     /// The problem file (SMT-LIB2 with `(set-logic HORN)`); `-` reads standard input.
     file: String,
 
-    /// Run only this engine instead of the default portfolio (pdr and abmc in parallel).
-    /// Repeat to run several in parallel.
+    /// Run only this engine instead of the default portfolio (the measured schedule of
+    /// engines per core, see the README). Repeat to run several in parallel.
     #[arg(long, value_enum)]
     engine: Vec<EngineKind>,
+
+    /// Cores to schedule the default portfolio for (default: the cores the machine offers).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
 
     /// The SMT solver the engines use (default: yices when found, else z3). The validator
     /// always uses z3.
@@ -184,6 +188,7 @@ fn main() {
     let timeout = cli.timeout.map(Duration::from_secs_f64);
     let opts = Options {
         engines: cli.engine.clone(),
+        jobs: cli.jobs,
         solver: cli.solver,
         solver_path,
         z3_path: cli.z3.clone(),

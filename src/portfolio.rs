@@ -1,104 +1,131 @@
-//! Runs engines in parallel threads on one transition system; the first answer that
-//! passes validation wins and the others are killed.
+//! Runs a schedule of engines: one thread per *lane* (a core), each lane running its engines
+//! one after another, each for its time slice. Transition-system engines and Spacer (on the
+//! clause graph) run the same way. Answers come back as [`Report`]s; the caller validates
+//! them, and [`Portfolio::stop`] kills every engine still running.
+//!
+//! What runs where is decided in [`crate::schedule`], not here.
 
 use crate::engine::{EngineKind, Stop, TsAnswer};
+use crate::frontend::ChcSystem;
+use crate::schedule::Step;
 use crate::smt::{KillSwitch, SmtStats, SolverConfig};
+use crate::spacer::{Answer as SpacerAnswer, Config as SpacerConfig, Spacer};
 use crate::ts::TransitionSystem;
-use std::sync::mpsc;
-use std::sync::Arc;
-use std::time::Instant;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// An engine's answer: on the transition system, or on the clause graph (Spacer).
+pub enum Answer {
+    Ts(TsAnswer),
+    Graph(SpacerAnswer),
+}
 
 /// What one engine reported.
 pub struct Report {
     pub engine: EngineKind,
-    pub answer: TsAnswer,
+    pub answer: Answer,
     pub counters: Vec<(&'static str, String)>,
     pub smt: SmtStats,
     pub seconds: f64,
 }
 
-/// A running portfolio: engine threads and their kill switches.
+/// The problem in the forms the engines take.
+#[derive(Clone)]
+pub struct Problem {
+    /// The transition system, when the (preprocessed) clauses are linear.
+    pub ts: Option<Arc<TransitionSystem>>,
+    /// The preprocessed clause graph (Spacer's input).
+    pub graph: Arc<ChcSystem>,
+}
+
+enum Msg {
+    Report(Report),
+    LaneDone,
+}
+
+/// One lane's controls: the kill switch of the engine it runs now, and its stop flag.
+struct LaneCtl {
+    current: Arc<Mutex<KillSwitch>>,
+    stopped: Arc<AtomicBool>,
+}
+
+/// A running schedule: lane threads and their controls.
 pub struct Portfolio {
-    rx: mpsc::Receiver<Report>,
-    kills: Vec<KillSwitch>,
+    rx: mpsc::Receiver<Msg>,
+    lanes: Vec<LaneCtl>,
+    /// Lanes still running.
     pub running: usize,
 }
 
+/// Sends `LaneDone` when the lane's thread ends, also by a panic.
+struct DoneGuard(mpsc::Sender<Msg>);
+
+impl Drop for DoneGuard {
+    fn drop(&mut self) {
+        let _ = self.0.send(Msg::LaneDone);
+    }
+}
+
 impl Portfolio {
-    /// Starts each engine in its own thread, with its own solver processes.
-    pub fn start(
-        engines: &[EngineKind],
-        ts: Arc<TransitionSystem>,
-        smt: &SolverConfig,
-    ) -> Portfolio {
+    /// Starts one thread per lane; every engine gets its own solver processes.
+    pub fn start(lanes: &[Vec<Step>], problem: &Problem, smt: &SolverConfig) -> Portfolio {
         let (tx, rx) = mpsc::channel();
-        let mut kills = vec![];
-        for &e in engines {
-            let mut cfg = smt.clone();
-            cfg.kill = KillSwitch::new();
-            kills.push(cfg.kill.clone());
-            let (tx, tx_err) = (tx.clone(), tx.clone());
-            let ts = ts.clone();
+        let mut ctls = vec![];
+        for (i, lane) in lanes.iter().enumerate() {
+            let ctl = LaneCtl {
+                current: Arc::new(Mutex::new(KillSwitch::new())),
+                stopped: Arc::new(AtomicBool::new(false)),
+            };
+            let (current, stopped) = (ctl.current.clone(), ctl.stopped.clone());
+            let (lane, problem, smt, tx) = (lane.clone(), problem.clone(), smt.clone(), tx.clone());
             let spawned = std::thread::Builder::new()
-                .name(e.name().into())
+                .name(format!("lane{i}"))
                 .stack_size(256 << 20)
                 .spawn(move || {
-                    let start = Instant::now();
-                    let mut engine = e.make();
-                    let answer = engine.solve(&ts, &cfg);
-                    let (counters, smt) = engine.stats();
-                    log::info!(
-                        "{}: finished after {:.2}s",
-                        e.name(),
-                        start.elapsed().as_secs_f64()
-                    );
-                    let _ = tx.send(Report {
-                        engine: e,
-                        answer,
-                        counters,
-                        smt,
-                        seconds: start.elapsed().as_secs_f64(),
-                    });
+                    let guard = DoneGuard(tx);
+                    run_lane(&lane, &problem, &smt, &current, &stopped, &guard.0);
                 });
-            if let Err(err) = spawned {
-                let _ = tx_err.send(Report {
-                    engine: e,
-                    answer: TsAnswer::Unknown(Stop::SolverError(err.to_string())),
-                    counters: vec![],
-                    smt: SmtStats::default(),
-                    seconds: 0.0,
-                });
+            match spawned {
+                Ok(_) => ctls.push(ctl),
+                Err(err) => log::error!("cannot start lane {i}: {err}"),
             }
         }
         Portfolio {
             rx,
-            kills,
-            running: engines.len(),
+            running: ctls.len(),
+            lanes: ctls,
         }
     }
 
-    /// The next report, waiting at most until `deadline`.
+    /// The next report, waiting at most until `deadline`; `None` at the deadline or when
+    /// every lane has ended.
     pub fn next(&mut self, deadline: Option<Instant>) -> Option<Report> {
-        if self.running == 0 {
-            return None;
+        while self.running > 0 {
+            let msg = match deadline {
+                Some(d) => self
+                    .rx
+                    .recv_timeout(d.saturating_duration_since(Instant::now()))
+                    .ok()?,
+                None => self.rx.recv().ok()?,
+            };
+            match msg {
+                Msg::Report(r) => return Some(r),
+                Msg::LaneDone => self.running -= 1,
+            }
         }
-        let r = match deadline {
-            Some(d) => self
-                .rx
-                .recv_timeout(d.saturating_duration_since(Instant::now()))
-                .ok(),
-            None => self.rx.recv().ok(),
-        };
-        if r.is_some() {
-            self.running -= 1;
-        }
-        r
+        None
     }
 
-    /// Kills every engine's solvers; the engine threads then stop on their own.
+    /// Stops every lane: kills the solvers of the engine it runs, and starts no other.
     pub fn stop(&self) {
-        for k in &self.kills {
-            k.kill_all();
+        for l in &self.lanes {
+            l.stopped.store(true, Ordering::SeqCst);
+            l.current
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .kill_all();
         }
     }
 }
@@ -106,5 +133,240 @@ impl Portfolio {
 impl Drop for Portfolio {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// Runs the lane's engines in order until one of them answers, or the lane is stopped.
+fn run_lane(
+    lane: &[Step],
+    problem: &Problem,
+    smt: &SolverConfig,
+    current: &Mutex<KillSwitch>,
+    stopped: &AtomicBool,
+    tx: &mpsc::Sender<Msg>,
+) {
+    for step in lane {
+        let kill = KillSwitch::new();
+        {
+            let mut cur = current.lock().unwrap_or_else(|e| e.into_inner());
+            if stopped.load(Ordering::SeqCst) {
+                return;
+            }
+            *cur = kill.clone();
+        }
+        // the slice's end kills the engine's solvers; the engine then returns Unknown(Killed)
+        let done = step.slice.map(|s| slice_timer(kill.clone(), s));
+        let mut cfg = smt.clone();
+        cfg.kill = kill;
+        let report = run_engine(step.engine, problem, &cfg);
+        drop(done);
+        let answered = !matches!(
+            report.answer,
+            Answer::Ts(TsAnswer::Unknown(_)) | Answer::Graph(SpacerAnswer::Unknown(_))
+        );
+        if tx.send(Msg::Report(report)).is_err() || answered {
+            // an answer ends the lane: if it fails validation, the other lanes go on
+            return;
+        }
+    }
+}
+
+/// Kills `kill` after `slice`, unless the returned sender is dropped first.
+fn slice_timer(kill: KillSwitch, slice: Duration) -> mpsc::Sender<()> {
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let _ = std::thread::Builder::new()
+        .name("slice".into())
+        .spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(slice) {
+                log::info!("time slice of {:.1}s over", slice.as_secs_f64());
+                kill.kill_all();
+            }
+        });
+    done_tx
+}
+
+/// Runs one engine to its end; a panic becomes `Unknown` (and is logged as a bug).
+fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
+    let start = Instant::now();
+    let ran = catch_unwind(AssertUnwindSafe(|| match (e, &problem.ts) {
+        (EngineKind::Spacer, _) => {
+            let mut engine = Spacer::new(SpacerConfig::default());
+            let answer = engine.solve(&problem.graph, cfg);
+            let (counters, smt) = engine.stats();
+            (Answer::Graph(answer), counters, smt)
+        }
+        (_, Some(ts)) => {
+            let mut engine = e.make();
+            let answer = engine.solve(ts, cfg);
+            let (counters, smt) = engine.stats();
+            (Answer::Ts(answer), counters, smt)
+        }
+        (_, None) => (
+            Answer::Ts(TsAnswer::Unknown(Stop::Unsupported(
+                "non-linear clauses".into(),
+            ))),
+            vec![],
+            SmtStats::default(),
+        ),
+    }));
+    let (answer, counters, smt) = ran.unwrap_or_else(|_| {
+        log::error!("{}: the engine panicked (a bug)", e.name());
+        cfg.kill.kill_all();
+        (
+            Answer::Ts(TsAnswer::Unknown(Stop::SolverError(
+                "engine panicked".into(),
+            ))),
+            vec![],
+            SmtStats::default(),
+        )
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    log::info!("{}: finished after {seconds:.2}s", e.name());
+    Report {
+        engine: e,
+        answer,
+        counters,
+        smt,
+        seconds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::Step;
+    use crate::smt::{find_solver, SolverKind};
+
+    fn problem(path: &str) -> Problem {
+        let text =
+            std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let sys = crate::frontend::parse_str(&text).unwrap();
+        let (psys, _) = crate::frontend::passes::preprocess(&sys);
+        let ts = crate::ts::TsAdapter::new(&psys).map(|a| Arc::new(a.ts));
+        Problem {
+            ts,
+            graph: Arc::new(psys),
+        }
+    }
+
+    fn yices() -> SolverConfig {
+        let p = find_solver(SolverKind::Yices, None).expect("the tests need yices");
+        SolverConfig::new(SolverKind::Yices, p)
+    }
+
+    fn step(engine: EngineKind, slice: Option<f64>) -> Step {
+        Step {
+            engine,
+            slice: slice.map(Duration::from_secs_f64),
+        }
+    }
+
+    fn is_unknown(a: &Answer) -> bool {
+        matches!(
+            a,
+            Answer::Ts(TsAnswer::Unknown(_)) | Answer::Graph(SpacerAnswer::Unknown(_))
+        )
+    }
+
+    /// BMC never ends on a safe system: its slice must end it, and the lane's next engine
+    /// must then run and answer.
+    #[test]
+    fn a_slice_ends_an_engine_and_the_lane_moves_on() {
+        let p = problem("bench-chc/gen/counter-10-sat.smt2");
+        let start = Instant::now();
+        let mut pf = Portfolio::start(
+            &[vec![
+                step(EngineKind::Bmc, Some(1.0)),
+                step(EngineKind::Pdr, None),
+            ]],
+            &p,
+            &yices(),
+        );
+        let deadline = Some(start + Duration::from_secs(30));
+        let first = pf.next(deadline).expect("bmc reports");
+        assert_eq!(first.engine, EngineKind::Bmc);
+        assert!(is_unknown(&first.answer));
+        let t = start.elapsed().as_secs_f64();
+        assert!(
+            (0.9..5.0).contains(&t),
+            "bmc ended after {t}s, its slice is 1s"
+        );
+        let second = pf.next(deadline).expect("pdr reports");
+        assert_eq!(second.engine, EngineKind::Pdr);
+        assert!(matches!(second.answer, Answer::Ts(TsAnswer::Safe(_))));
+        assert!(pf.next(deadline).is_none() && pf.running == 0);
+    }
+
+    /// Spacer and transition-system engines run side by side; an engine that gives up hands
+    /// its lane to the next one at once.
+    #[test]
+    fn lanes_run_in_parallel_and_an_engine_that_gives_up_hands_over() {
+        let p = problem("bench-chc/gen/counter-10-unsat.smt2");
+        let mut pf = Portfolio::start(
+            &[
+                // kind on an unsafe system answers (its base case is BMC)
+                vec![step(EngineKind::Spacer, None)],
+                vec![
+                    step(EngineKind::Kind, Some(20.0)),
+                    step(EngineKind::Bmc, None),
+                ],
+            ],
+            &p,
+            &yices(),
+        );
+        let deadline = Some(Instant::now() + Duration::from_secs(30));
+        let mut seen = vec![];
+        while let Some(r) = pf.next(deadline) {
+            assert!(!is_unknown(&r.answer), "{} gave up", r.engine.name());
+            seen.push(r.engine);
+        }
+        seen.sort_by_key(|e| e.name());
+        assert_eq!(seen, vec![EngineKind::Kind, EngineKind::Spacer]);
+        // a non-linear problem: a transition-system engine gives up, Spacer then runs
+        let p = Problem { ts: None, ..p };
+        let mut pf = Portfolio::start(
+            &[vec![
+                step(EngineKind::Pdr, Some(20.0)),
+                step(EngineKind::Spacer, None),
+            ]],
+            &p,
+            &yices(),
+        );
+        let a = pf.next(deadline).unwrap();
+        assert!(a.engine == EngineKind::Pdr && is_unknown(&a.answer));
+        let b = pf.next(deadline).unwrap();
+        assert!(b.engine == EngineKind::Spacer && !is_unknown(&b.answer));
+    }
+
+    /// `stop` kills the running engine of every lane, and no later engine starts.
+    #[test]
+    fn stop_ends_every_lane() {
+        let p = problem("bench-chc/gen/counter-10-sat.smt2");
+        let mut pf = Portfolio::start(
+            &[
+                vec![
+                    step(EngineKind::Bmc, Some(20.0)),
+                    step(EngineKind::Bmc, None),
+                ],
+                vec![step(EngineKind::Bmc, None)],
+            ],
+            &p,
+            &yices(),
+        );
+        std::thread::sleep(Duration::from_millis(500));
+        let start = Instant::now();
+        pf.stop();
+        let deadline = Some(start + Duration::from_secs(10));
+        let mut reports = 0;
+        while let Some(r) = pf.next(deadline) {
+            assert!(is_unknown(&r.answer));
+            reports += 1;
+        }
+        assert_eq!(pf.running, 0, "a lane still runs");
+        assert_eq!(
+            reports, 2,
+            "one report per lane: the second bmc must not start"
+        );
+        assert!(start.elapsed() < Duration::from_secs(3));
     }
 }

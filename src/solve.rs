@@ -1,27 +1,27 @@
 //! The library entry point: parse, preprocess, run the engines, translate the answer back,
 //! validate it against the original clauses, and only then report it.
 
-use crate::engine::{EngineKind, Stop, TsAnswer};
+use crate::engine::{EngineKind, TsAnswer};
 use crate::frontend::passes::{cex_back, chain, model_back, preprocess, BackTranslate, Cex, Model};
 use crate::frontend::{parse_str, ChcSystem, InputError};
 use crate::logic::*;
-use crate::portfolio::{Portfolio, Report};
-use crate::smt::{find_solver, KillSwitch, SatResult, Smt, SolverConfig, SolverKind};
-use crate::spacer::{Answer as SpacerAnswer, Config as SpacerConfig, Spacer};
+use crate::portfolio::{Answer, Portfolio, Problem, Report};
+use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+use crate::spacer::Answer as SpacerAnswer;
 use crate::ts::TsAdapter;
 use crate::validate;
 use std::path::PathBuf;
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The default portfolio.
-pub const DEFAULT_ENGINES: &[EngineKind] = &[EngineKind::Pdr, EngineKind::Abmc];
 
 /// How to solve.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Engines to run in parallel; empty means [`DEFAULT_ENGINES`].
+    /// Engines to run in parallel, each on its own core; empty means the measured schedule
+    /// of [`crate::schedule`].
     pub engines: Vec<EngineKind>,
+    /// Cores to schedule the default portfolio for (else what the machine offers).
+    pub jobs: Option<usize>,
     /// The SMT solver the engines use; `None` picks yices when it can be found (it answers
     /// the small incremental queries of the engines an order of magnitude faster), else z3.
     pub solver: Option<SolverKind>,
@@ -39,6 +39,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             engines: vec![],
+            jobs: None,
             solver: None,
             solver_path: None,
             z3_path: None,
@@ -195,22 +196,19 @@ impl Run<'_> {
             psys.clauses.len(),
             self.stats.preprocess_seconds
         );
-        let engines = if opts.engines.is_empty() {
-            DEFAULT_ENGINES.to_vec()
+        let lanes = if !opts.engines.is_empty() {
+            crate::schedule::each_alone(&opts.engines)
         } else {
-            opts.engines.clone()
+            crate::schedule::for_cores(crate::schedule::cores(opts.jobs))
         };
-        let ts_engines: Vec<EngineKind> = engines
-            .iter()
-            .copied()
-            .filter(|&e| e != EngineKind::Spacer)
-            .collect();
         let t = Instant::now();
+        let graph = Arc::new(psys.clone());
         let Some(adapter) = TsAdapter::new(&psys) else {
             // Non-linear clauses: only the clause-graph engine applies.
             log::info!("non-linear clauses remain after preprocessing: running spacer");
-            let spacer = SpacerRun::start(Arc::new(psys.clone()), smt);
-            return self.portfolio(None, Some(spacer), &psys, &backs, None);
+            let problem = Problem { ts: None, graph };
+            let pf = Portfolio::start(&crate::schedule::non_linear(), &problem, smt);
+            return self.portfolio(pf, &psys, &backs, None);
         };
         log::info!(
             "transition system: {} state variables, built in {:.2}s",
@@ -239,79 +237,35 @@ impl Run<'_> {
             }
             return Verdict::Unknown("validation failed".into());
         }
-        let spacer = engines
-            .contains(&EngineKind::Spacer)
-            .then(|| SpacerRun::start(Arc::new(psys.clone()), smt));
-        let pf = (!ts_engines.is_empty())
-            .then(|| Portfolio::start(&ts_engines, Arc::new(adapter.ts.clone()), smt));
-        self.portfolio(pf, spacer, &psys, &backs, Some(&adapter))
+        log::info!("schedule: {}", crate::schedule::describe(&lanes));
+        let problem = Problem {
+            ts: Some(Arc::new(adapter.ts.clone())),
+            graph,
+        };
+        let pf = Portfolio::start(&lanes, &problem, smt);
+        self.portfolio(pf, &psys, &backs, Some(&adapter))
     }
 
-    /// Waits for the transition-system engines `pf` (answers mapped back through `adapter`)
-    /// and Spacer on the clause graph, until an answer passes validation, every engine has
-    /// given up, or the deadline passes.
+    /// Waits for the engines of `pf` (transition-system answers mapped back through
+    /// `adapter`, Spacer's through the back-translators alone), until an answer passes
+    /// validation, every lane has ended, or the deadline passes.
     fn portfolio(
         &mut self,
-        mut pf: Option<Portfolio>,
-        mut spacer: Option<SpacerRun>,
+        mut pf: Portfolio,
         psys: &ChcSystem,
         backs: &[Box<dyn BackTranslate>],
         adapter: Option<&TsAdapter>,
     ) -> Verdict {
         let mut reasons = vec![];
-        let stop_all = |pf: &Option<Portfolio>, spacer: &Option<SpacerRun>| {
-            if let Some(pf) = pf {
-                pf.stop();
-            }
-            if let Some(sp) = spacer {
-                sp.kill.kill_all();
-            }
-        };
         loop {
-            let pf_running = pf.as_ref().is_some_and(|p| p.running > 0);
-            if !pf_running && spacer.is_none() {
-                break;
-            }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                stop_all(&pf, &spacer);
+                pf.stop();
                 return Verdict::Unknown("timeout".into());
             }
-            // Spacer's report, if any (waiting for it alone when no other engine runs).
-            if let Some(sp) = &spacer {
-                let got = if pf_running {
-                    sp.rx
-                        .try_recv()
-                        .map_err(|e| e == mpsc::TryRecvError::Disconnected)
-                } else {
-                    match self.remaining() {
-                        Some(r) => sp
-                            .rx
-                            .recv_timeout(r)
-                            .map_err(|e| e == mpsc::RecvTimeoutError::Disconnected),
-                        None => sp.rx.recv().map_err(|_| true),
-                    }
-                };
-                if matches!(got, Err(true)) {
-                    log::error!("spacer: its thread ended without an answer (a bug)");
-                    reasons.push("spacer: no answer".into());
-                    spacer = None;
-                } else if let Ok(r) = got {
-                    spacer = None;
-                    if let Some(v) = self.spacer_verdict(r, psys, backs, &mut reasons) {
-                        stop_all(&pf, &spacer);
-                        return v;
-                    }
+            let Some(r) = pf.next(self.deadline) else {
+                if pf.running == 0 {
+                    break;
                 }
-            }
-            let Some(p) = pf.as_mut().filter(|p| p.running > 0) else {
-                continue;
-            };
-            let wait = match (&spacer, self.deadline) {
-                (Some(_), Some(d)) => Some(d.min(Instant::now() + Duration::from_millis(20))),
-                (Some(_), None) => Some(Instant::now() + Duration::from_millis(20)),
-                (None, d) => d,
-            };
-            let Some(r) = p.next(wait) else {
                 continue;
             };
             let Report {
@@ -324,67 +278,48 @@ impl Run<'_> {
             self.stats
                 .engines
                 .push((engine.name().to_string(), seconds, counters, smt_stats));
-            let adapter = adapter.expect("transition-system engines run on an adapter");
             let verdict = match answer {
-                TsAnswer::Safe(inv) => {
-                    let model = model_back(backs, adapter.model(psys, &inv));
-                    self.accept_model(model, engine.name())
+                Answer::Graph(SpacerAnswer::Safe(m)) => {
+                    debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
+                    self.accept_model(model_back(backs, m), "spacer")
                 }
-                TsAnswer::Unsafe { k, vals } => match adapter.cex(k, &vals) {
-                    Some(cex) => self.accept_cex(cex_back(backs, cex), engine.name()),
-                    None => {
-                        log::error!(
-                            "{}: its trace does not map to clauses (a bug)",
-                            engine.name()
-                        );
-                        self.stats.validation_failures += 1;
-                        None
-                    }
-                },
-                TsAnswer::Unknown(why) => {
+                Answer::Graph(SpacerAnswer::Unsafe(cex)) => {
+                    self.accept_cex(cex_back(backs, cex), "spacer")
+                }
+                Answer::Graph(SpacerAnswer::Unknown(why)) | Answer::Ts(TsAnswer::Unknown(why)) => {
                     log::info!("{}: unknown ({why})", engine.name());
                     reasons.push(format!("{}: {why}", engine.name()));
                     None
                 }
+                Answer::Ts(answer) => {
+                    let adapter = adapter.expect("transition-system engines run on an adapter");
+                    match answer {
+                        TsAnswer::Safe(inv) => {
+                            let model = model_back(backs, adapter.model(psys, &inv));
+                            self.accept_model(model, engine.name())
+                        }
+                        TsAnswer::Unsafe { k, vals } => match adapter.cex(k, &vals) {
+                            Some(cex) => self.accept_cex(cex_back(backs, cex), engine.name()),
+                            None => {
+                                log::error!(
+                                    "{}: its trace does not map to clauses (a bug)",
+                                    engine.name()
+                                );
+                                self.stats.validation_failures += 1;
+                                None
+                            }
+                        },
+                        TsAnswer::Unknown(_) => unreachable!("handled above"),
+                    }
+                }
             };
             if let Some(v) = verdict {
-                stop_all(&pf, &spacer);
+                pf.stop();
                 return v;
             }
         }
-        stop_all(&pf, &spacer);
+        pf.stop();
         Verdict::Unknown(reasons.join("; "))
-    }
-
-    /// Maps Spacer's answer back to the original clauses and validates it.
-    fn spacer_verdict(
-        &mut self,
-        r: SpacerReport,
-        psys: &ChcSystem,
-        backs: &[Box<dyn BackTranslate>],
-        reasons: &mut Vec<String>,
-    ) -> Option<Verdict> {
-        let SpacerReport {
-            answer,
-            counters,
-            smt,
-            seconds,
-        } = r;
-        self.stats
-            .engines
-            .push(("spacer".to_string(), seconds, counters, smt));
-        match answer {
-            SpacerAnswer::Safe(m) => {
-                debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
-                self.accept_model(model_back(backs, m), "spacer")
-            }
-            SpacerAnswer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), "spacer"),
-            SpacerAnswer::Unknown(why) => {
-                log::info!("spacer: unknown ({why})");
-                reasons.push(format!("spacer: {why}"));
-                None
-            }
-        }
     }
 
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.
@@ -443,57 +378,5 @@ impl Run<'_> {
                 None
             }
         }
-    }
-}
-
-/// What Spacer reported.
-struct SpacerReport {
-    answer: SpacerAnswer,
-    counters: Vec<(&'static str, String)>,
-    smt: crate::smt::SmtStats,
-    seconds: f64,
-}
-
-/// Spacer running on the clause graph in its own thread, with its own solver processes.
-struct SpacerRun {
-    rx: mpsc::Receiver<SpacerReport>,
-    kill: KillSwitch,
-}
-
-impl SpacerRun {
-    fn start(sys: Arc<ChcSystem>, smt: &SolverConfig) -> SpacerRun {
-        let (tx, rx) = mpsc::channel();
-        let mut cfg = smt.clone();
-        cfg.kill = KillSwitch::new();
-        let kill = cfg.kill.clone();
-        let tx_err = tx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("spacer".into())
-            .stack_size(256 << 20)
-            .spawn(move || {
-                let start = Instant::now();
-                let mut engine = Spacer::new(SpacerConfig::default());
-                let answer = engine.solve(&sys, &cfg);
-                let (counters, smt) = engine.stats();
-                log::info!(
-                    "spacer: finished after {:.2}s",
-                    start.elapsed().as_secs_f64()
-                );
-                let _ = tx.send(SpacerReport {
-                    answer,
-                    counters,
-                    smt,
-                    seconds: start.elapsed().as_secs_f64(),
-                });
-            });
-        if let Err(err) = spawned {
-            let _ = tx_err.send(SpacerReport {
-                answer: SpacerAnswer::Unknown(Stop::SolverError(err.to_string())),
-                counters: vec![],
-                smt: crate::smt::SmtStats::default(),
-                seconds: 0.0,
-            });
-        }
-        SpacerRun { rx, kill }
     }
 }

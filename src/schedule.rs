@@ -1,0 +1,110 @@
+//! The default portfolio's schedule: which engines run on which core, and for how long.
+//!
+//! A schedule is a list of *lanes*, one per core. A lane runs its engines one after another:
+//! each for its slice of seconds (the last one to the end of the run), and an engine that
+//! gives up early (`unknown`) hands its core to the next one at once. The first validated
+//! answer of any lane wins.
+//!
+//! The table below is chosen by measurement, not by hand: `scripts/schedule` simulates
+//! candidate schedules on the per-file times of every engine alone on the LIA-Lin dev set
+//! (see the README, "Portfolio schedule"), for 2 and 8 cores.
+
+use crate::engine::EngineKind::{self, *};
+use std::time::Duration;
+
+/// One engine of a lane, with its time slice (`None`: to the end of the run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    pub engine: EngineKind,
+    pub slice: Option<Duration>,
+}
+
+const fn run(engine: EngineKind) -> Step {
+    Step {
+        engine,
+        slice: None,
+    }
+}
+
+const fn slice(engine: EngineKind, secs: u64) -> Step {
+    Step {
+        engine,
+        slice: Some(Duration::from_secs(secs)),
+    }
+}
+
+/// The measured schedules, by the number of cores they were chosen for.
+const SCHEDULES: &[(usize, &[&[Step]])] = &[(1, &[&[run(Pdr)]]), (2, &[&[run(Pdr)], &[run(Abmc)]])];
+
+/// The schedule for `cores` cores: the one measured for the most cores that fit.
+pub fn for_cores(cores: usize) -> Vec<Vec<Step>> {
+    let cores = cores.max(1);
+    let (_, lanes) = SCHEDULES
+        .iter()
+        .filter(|(n, _)| *n <= cores)
+        .max_by_key(|(n, _)| *n)
+        .unwrap_or(&SCHEDULES[0]);
+    lanes.iter().map(|l| l.to_vec()).collect()
+}
+
+/// Engines the user named: each in its own lane, all to the end of the run.
+pub fn each_alone(engines: &[EngineKind]) -> Vec<Vec<Step>> {
+    engines.iter().map(|&e| vec![run(e)]).collect()
+}
+
+/// The lanes for a system whose clauses stay non-linear: only Spacer applies.
+pub fn non_linear() -> Vec<Vec<Step>> {
+    vec![vec![run(Spacer)]]
+}
+
+/// The cores to schedule for: `jobs` when given, else what the machine offers.
+pub fn cores(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+    .max(1)
+}
+
+/// Prints a schedule as `pdr:2,tpa | abmc` (the notation of `scripts/schedule --show`).
+pub fn describe(lanes: &[Vec<Step>]) -> String {
+    lanes
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|s| match s.slice {
+                    Some(d) => format!("{}:{}", s.engine.name(), d.as_secs_f64()),
+                    None => s.engine.name().to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_core_count_gets_a_schedule_with_at_most_that_many_lanes() {
+        for n in 1..=16 {
+            let s = for_cores(n);
+            assert!(!s.is_empty() && s.len() <= n, "{n} cores: {}", describe(&s));
+            for lane in &s {
+                assert!(!lane.is_empty());
+                // only the last engine of a lane may run to the end
+                assert!(lane[..lane.len() - 1].iter().all(|s| s.slice.is_some()));
+            }
+        }
+        assert_eq!(for_cores(0), for_cores(1));
+    }
+
+    #[test]
+    fn the_table_is_sorted_and_starts_at_one_core() {
+        assert_eq!(SCHEDULES[0].0, 1);
+        assert!(SCHEDULES.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+}
