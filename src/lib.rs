@@ -16,4 +16,4 @@ pub mod ts;
 pub mod validate;
 pub mod witness;
 
-pub use solve::{solve_str, solve_system, Options, Outcome, SolveError, Stats, Verdict};
+pub use solve::{solve_str, solve_system, Options, Outcome, Progress, SolveError, Stats, Verdict};

@@ -2,7 +2,7 @@
 
 use chcsolve::engine::EngineKind;
 use chcsolve::smt::{kill_all_children, SolverKind};
-use chcsolve::{solve_str, Options, Outcome, SolveError, Verdict};
+use chcsolve::{solve_str, Options, Outcome, Progress, SolveError, Verdict};
 use clap::Parser;
 use std::io::Read;
 use std::path::PathBuf;
@@ -16,10 +16,15 @@ use std::time::Duration;
 /// checked against the original clauses before it is printed. Exit code 0 for any of
 /// these, 1 for bad input (one line `(error "...")`), 2 when no SMT solver can be found.
 #[derive(Parser, Debug)]
-#[command(name = "chcsolve", version)]
+#[command(name = "chcsolve", disable_version_flag = true)]
 struct Cli {
     /// The problem file (SMT-LIB2 with `(set-logic HORN)`); `-` reads standard input.
-    file: String,
+    #[arg(required_unless_present = "version")]
+    file: Option<String>,
+
+    /// Print chcsolve's version and the SMT solvers found (path and version), then exit.
+    #[arg(short = 'V', long)]
+    version: bool,
 
     /// Run only this engine instead of the default portfolio (the measured schedule of
     /// engines per core, see the README). Repeat to run several in parallel.
@@ -49,6 +54,10 @@ struct Cli {
     /// time in the solver, answers validated.
     #[arg(long)]
     stats: bool,
+
+    /// Print the statistics as one JSON object on standard error (for scripts).
+    #[arg(long)]
+    stats_json: bool,
 
     /// Write every command sent to every solver process into DIR (one file per process), so
     /// a run can be replayed with the solver alone.
@@ -121,6 +130,150 @@ fn read_input(file: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// `--version`: ours, then each SMT solver as it would be found (flags, environment,
+/// `solvers/bin`, `PATH`) with the version it prints.
+fn print_version(cli: &Cli) {
+    println!("chcsolve {}", env!("CARGO_PKG_VERSION"));
+    for kind in SolverKind::ALL {
+        let explicit = match kind {
+            SolverKind::Z3 => cli.z3.as_deref(),
+            SolverKind::Yices => cli.yices.as_deref(),
+            SolverKind::Cvc5 => cli.cvc5.as_deref(),
+            SolverKind::SmtInterpol => cli.smtinterpol.as_deref(),
+        };
+        match chcsolve::smt::find_solver(kind, explicit) {
+            Ok(p) => println!(
+                "{kind}: {} ({})",
+                p.display(),
+                solver_version(kind, &p).unwrap_or_else(|| "version unknown".into())
+            ),
+            Err(_) => println!("{kind}: not found"),
+        }
+    }
+}
+
+/// The first line the solver prints for its version flag (at most 5 s).
+fn solver_version(kind: SolverKind, path: &std::path::Path) -> Option<String> {
+    let mut cmd = match kind {
+        SolverKind::SmtInterpol => {
+            let mut c = std::process::Command::new("java");
+            c.arg("-jar").arg(path).arg("-version");
+            c
+        }
+        _ => {
+            let mut c = std::process::Command::new(path);
+            c.arg("--version");
+            c
+        }
+    };
+    let mut child = cmd
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    let start = std::time::Instant::now();
+    while child.try_wait().ok()?.is_none() {
+        if start.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().ok()?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(String::from)
+}
+
+/// `--stats` / `--stats-json` when the time limit ended the run: the stage it was in and
+/// the figures recorded so far.
+fn print_progress(p: &Progress, seconds: f64, json: bool) {
+    let (stage, figures) = p.snapshot();
+    if json {
+        let mut m = serde_json::Map::new();
+        m.insert("total-seconds".into(), seconds.into());
+        m.insert("stopped-in".into(), stage.into());
+        for (k, v) in figures {
+            m.insert(k.into(), json_value(&v));
+        }
+        eprintln!("{}", serde_json::Value::Object(m));
+    } else {
+        eprintln!("; total-seconds: {seconds:.3}");
+        eprintln!("; stopped-in: {stage} (the time limit ended the run)");
+        for (k, v) in figures {
+            eprintln!("; {k}: {v}");
+        }
+    }
+}
+
+/// A number when `v` reads as one, else a string.
+fn json_value(v: &str) -> serde_json::Value {
+    if let Ok(n) = v.parse::<i64>() {
+        return serde_json::json!(n);
+    }
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() => serde_json::json!(x),
+        _ => serde_json::json!(v),
+    }
+}
+
+/// The figures of `--stats` as one JSON object.
+fn stats_json(o: &Outcome) -> serde_json::Value {
+    let s = &o.stats;
+    let interp: Vec<_> = chcsolve::interp::global_stats()
+        .into_iter()
+        .map(|(b, st)| {
+            serde_json::json!({
+                "backend": format!("{b}"),
+                "asked": st.asked,
+                "interpolants": st.interpolants,
+                "sat": st.sat,
+                "unknown": st.unknown,
+                "check-failures": st.check_failures,
+                "seconds": st.time.as_secs_f64(),
+                "size": st.size,
+            })
+        })
+        .collect();
+    let engines: Vec<_> = s
+        .engines
+        .iter()
+        .map(|(name, secs, counters, smt)| {
+            let c: serde_json::Map<String, serde_json::Value> = counters
+                .iter()
+                .map(|(k, v)| (k.to_string(), json_value(v)))
+                .collect();
+            serde_json::json!({
+                "engine": name,
+                "seconds": secs,
+                "counters": c,
+                "smt-queries": smt.queries,
+                "smt-seconds": smt.solver_time.as_secs_f64(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "answer": o.verdict.word(),
+        "total-seconds": s.total_seconds,
+        "parse-seconds": s.parse_seconds,
+        "preprocess-seconds": s.preprocess_seconds,
+        "predicates": s.predicates,
+        "clauses": s.clauses,
+        "clauses-after-preprocessing": s.clauses_after_preprocessing,
+        "winner": s.winner,
+        "validations": s.validations,
+        "validation-failures": s.validation_failures,
+        "validations-undecided": s.validations_undecided,
+        "interpolation": interp,
+        "engines": engines,
+    })
+}
+
 fn print_stats(o: &Outcome) {
     let s = &o.stats;
     eprintln!("; total-seconds: {:.3}", s.total_seconds);
@@ -172,7 +325,12 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
         .format_timestamp_millis()
         .init();
-    let input = match read_input(&cli.file) {
+    if cli.version {
+        print_version(&cli);
+        return;
+    }
+    let file = cli.file.clone().unwrap_or_default();
+    let input = match read_input(&file) {
         Ok(s) => s,
         Err(e) => {
             println!("(error \"{}\")", e.replace('"', "\"\""));
@@ -186,6 +344,8 @@ fn main() {
         Some(SolverKind::SmtInterpol) => cli.smtinterpol.clone(),
     };
     let timeout = cli.timeout.map(Duration::from_secs_f64);
+    let progress = Progress::new();
+    let start = std::time::Instant::now();
     let opts = Options {
         engines: cli.engine.clone(),
         jobs: cli.jobs,
@@ -195,6 +355,7 @@ fn main() {
         // the library stops a little before the hard limit below
         timeout: timeout.map(|t| t.saturating_sub(Duration::from_millis(300))),
         tee_dir: cli.tee.clone(),
+        progress: Some(progress.clone()),
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -219,6 +380,10 @@ fn main() {
     let code = match result {
         None => {
             println!("unknown");
+            // the time limit ended the run before the library returned: what it got to
+            if cli.stats || cli.stats_json {
+                print_progress(&progress, start.elapsed().as_secs_f64(), cli.stats_json);
+            }
             0
         }
         Some(Err(SolveError::Input(e))) => {
@@ -247,6 +412,9 @@ fn main() {
             }
             if cli.stats {
                 print_stats(&o);
+            }
+            if cli.stats_json {
+                eprintln!("{}", stats_json(&o));
             }
             0
         }

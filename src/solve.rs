@@ -33,6 +33,49 @@ pub struct Options {
     pub timeout: Option<Duration>,
     /// Write every command sent to every solver into this folder.
     pub tee_dir: Option<PathBuf>,
+    /// Where the run records its stage and figures as it goes, for a caller that stops
+    /// waiting before the run ends (the binary's `--stats` at its time limit).
+    pub progress: Option<Arc<Progress>>,
+}
+
+/// A run's stage and figures so far, readable from another thread while it runs.
+#[derive(Debug, Default)]
+pub struct Progress(std::sync::Mutex<(&'static str, Vec<(&'static str, String)>)>);
+
+impl Progress {
+    pub fn new() -> Arc<Progress> {
+        Arc::new(Progress::default())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (&'static str, Vec<(&'static str, String)>)> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Enters a stage (`parsing`, `preprocessing`, `engines`, ...).
+    pub fn stage(&self, stage: &'static str) {
+        self.lock().0 = stage;
+    }
+
+    /// Records (or replaces) a figure.
+    pub fn record(&self, key: &'static str, value: impl ToString) {
+        let mut g = self.lock();
+        let value = value.to_string();
+        match g.1.iter_mut().find(|(k, _)| *k == key) {
+            Some(kv) => kv.1 = value,
+            None => g.1.push((key, value)),
+        }
+    }
+
+    /// The current stage and the figures recorded so far.
+    pub fn snapshot(&self) -> (&'static str, Vec<(&'static str, String)>) {
+        self.lock().clone()
+    }
+}
+
+fn progress(opts: &Options, f: impl FnOnce(&Progress)) {
+    if let Some(p) = &opts.progress {
+        f(p)
+    }
 }
 
 impl Default for Options {
@@ -45,6 +88,7 @@ impl Default for Options {
             z3_path: None,
             timeout: None,
             tee_dir: None,
+            progress: None,
         }
     }
 }
@@ -123,8 +167,14 @@ impl std::fmt::Display for SolveError {
 /// Parses and solves a CHC-COMP problem.
 pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
+    progress(opts, |p| p.stage("parsing"));
     let sys = parse_str(input).map_err(SolveError::Input)?;
     let parse_seconds = start.elapsed().as_secs_f64();
+    progress(opts, |p| {
+        p.record("parse-seconds", format!("{parse_seconds:.3}"));
+        p.record("clauses", sys.clauses.len());
+        p.record("predicates", sys.preds.len());
+    });
     let mut out = solve_system(sys, opts)?;
     out.stats.parse_seconds = parse_seconds;
     out.stats.total_seconds = start.elapsed().as_secs_f64();
@@ -187,8 +237,17 @@ impl Run<'_> {
 
     fn solve(&mut self, opts: &Options, smt: &SolverConfig) -> Verdict {
         let t = Instant::now();
+        progress(opts, |p| p.stage("preprocessing"));
         let (psys, backs) = preprocess(self.orig);
         self.stats.preprocess_seconds = t.elapsed().as_secs_f64();
+        progress(opts, |p| {
+            p.stage("building the transition system");
+            p.record(
+                "preprocess-seconds",
+                format!("{:.3}", self.stats.preprocess_seconds),
+            );
+            p.record("clauses-after-preprocessing", psys.clauses.len());
+        });
         self.stats.clauses_after_preprocessing = psys.clauses.len();
         log::info!(
             "preprocessing: {} clauses -> {} in {:.2}s",
@@ -206,6 +265,10 @@ impl Run<'_> {
         let Some(adapter) = TsAdapter::new(&psys) else {
             // Non-linear clauses: only the clause-graph engine applies.
             log::info!("non-linear clauses remain after preprocessing: running spacer");
+            progress(opts, |p| {
+                p.stage("engines");
+                p.record("schedule", "spacer (non-linear clauses)");
+            });
             let problem = Problem { ts: None, graph };
             let pf = Portfolio::start(&crate::schedule::non_linear(), &problem, smt);
             return self.portfolio(pf, &psys, &backs, None);
@@ -238,6 +301,10 @@ impl Run<'_> {
             return Verdict::Unknown("validation failed".into());
         }
         log::info!("schedule: {}", crate::schedule::describe(&lanes));
+        progress(opts, |p| {
+            p.stage("engines");
+            p.record("schedule", crate::schedule::describe(&lanes));
+        });
         let problem = Problem {
             ts: Some(Arc::new(adapter.ts.clone())),
             graph,

@@ -157,3 +157,61 @@ fn stats_report_validation() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("; validations: 1 (failed: 0)"), "{err}");
 }
+
+#[test]
+fn version_names_the_solvers_found() {
+    let out = chcsolve().arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("chcsolve "), "{text}");
+    for s in ["z3", "yices", "cvc5", "smtinterpol"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("{s}: "))),
+            "no line for {s}: {text}"
+        );
+    }
+    // the tests run with z3 and yices: their versions are read from the binaries
+    assert!(text.contains("Z3 version"), "{text}");
+    assert!(text.contains("Yices"), "{text}");
+}
+
+#[test]
+fn stats_json_is_one_json_object() {
+    let out = chcsolve()
+        .args(["--stats-json", "--timeout", "20"])
+        .arg(bench_dir().join("gen/counter-10-unsat.smt2"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err.lines().last().unwrap_or("");
+    let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(v["answer"], "unsat");
+    assert_eq!(v["validations"], 1);
+    assert!(v["winner"].is_string() && v["engines"].is_array(), "{v}");
+}
+
+/// The largest scale file takes longer than 1 s to parse: `--stats` must still say where
+/// the run was when the limit ended it.
+#[test]
+fn stats_are_printed_when_the_time_limit_ends_the_run() {
+    let big = bench_dir().join("../../shared/bench/scale/chc-LIA-Lin_159.smt2");
+    assert!(big.exists(), "{} is missing", big.display());
+    for (flag, want) in [
+        ("--stats", "; stopped-in: "),
+        ("--stats-json", "\"stopped-in\""),
+    ] {
+        let start = Instant::now();
+        let out = chcsolve()
+            .args([flag, "--timeout", "1"])
+            .arg(&big)
+            .output()
+            .unwrap();
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unknown");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{flag}: {err}");
+        assert!(err.contains("total-seconds"), "{flag}: {err}");
+    }
+}
