@@ -18,6 +18,9 @@ use rustc_hash::FxHashMap;
 
 /// An interpretation of predicates: a formula over the predicate's [`params`](super::PredDecl::params).
 /// A predicate without an entry is interpreted as `false`.
+///
+/// A model in a [`Verdict::Sat`](crate::Verdict::Sat) satisfies every original clause: the
+/// validator checked each clause with a fresh z3 process before it was returned.
 pub type Model = FxHashMap<PredId, Term>;
 
 /// One clause application of a counterexample: the clause, values for (some of) its
@@ -34,6 +37,11 @@ pub struct CexStep {
 /// A derivation of `false`: steps in an order where premises come first, the query last.
 /// A linear counterexample is a chain: a fact first, each later step's only premise the
 /// step before it. A non-linear one is a tree (or a DAG, when an instance is reused).
+///
+/// A counterexample in a [`Verdict::Unsat`](crate::Verdict::Unsat) is complete (every
+/// variable of every step has a value) and was replayed by exact evaluation: each step's
+/// constraint holds, each body application equals the head of its premise step, and the
+/// last step is a query.
 pub type Cex = Vec<CexStep>;
 
 /// The chain `steps[0] <- steps[1] <- ..`: each step but the first has the step before it as
