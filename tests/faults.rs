@@ -259,7 +259,15 @@ fn signals_stop_the_run_and_leave_no_process() {
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
+        // the signal comes in the middle of the run: once a solver runs (at most 10 s under
+        // load), and at least 1.5 s after the start
+        let started = Instant::now();
         std::thread::sleep(Duration::from_millis(1500));
+        while std::fs::read_to_string(&pidfile).unwrap().lines().count() == 0
+            && started.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let before = std::fs::read_to_string(&pidfile).unwrap().lines().count();
         // SAFETY: kill(2) on our own child.
         unsafe { libc::kill(child.id() as i32, signal) };
@@ -275,7 +283,8 @@ fn signals_stop_the_run_and_leave_no_process() {
         let left = pids.iter().filter(|&&p| alive(p)).count();
         let answer = String::from_utf8_lossy(&out.stdout).trim().to_string();
         println!(
-            "{name} after 1.5s: {answer}, exited {took:.2?} after the signal, {} processes were running, {left} left",
+            "{name} after {:.1?}: {answer}, exited {took:.2?} after the signal, {} processes were running, {left} left",
+            started.elapsed() - took,
             before
         );
         assert!(
