@@ -27,7 +27,10 @@ import re
 import sys
 from pathlib import Path
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("plot: needs matplotlib: run solvers/install (it goes into solvers/.venv)")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
