@@ -148,7 +148,9 @@ def scatter(xlabel, xres, ylabel, yres, limit, out, title):
     ax.xaxis.set_major_formatter(SECS)
     ax.yaxis.set_major_formatter(SECS)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+    # below the axes: inside, it would hide the points on the border
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=3, fontsize=8,
+              frameon=False)
     save(fig, out, "scatter-%s-vs-%s" % (slug(xlabel), slug(ylabel)))
 
 
