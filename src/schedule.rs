@@ -26,10 +26,11 @@ const fn run(engine: EngineKind) -> Step {
     }
 }
 
-const fn slice(engine: EngineKind, secs: u64) -> Step {
+/// `engine` for `millis` milliseconds.
+const fn slice(engine: EngineKind, millis: u64) -> Step {
     Step {
         engine,
-        slice: Some(Duration::from_secs(secs)),
+        slice: Some(Duration::from_millis(millis)),
     }
 }
 
