@@ -3,6 +3,7 @@
 //! Call [`solve_str`] with a CHC-COMP problem; the [`Outcome`] holds a [`Verdict`] that the
 //! independent [`validate`] module has checked against the original clauses.
 
+pub mod answer;
 pub mod engine;
 pub mod frontend;
 pub mod interp;
@@ -16,4 +17,6 @@ pub mod ts;
 pub mod validate;
 pub mod witness;
 
-pub use solve::{solve_str, solve_system, Options, Outcome, SolveError, Stats, Verdict};
+pub use solve::{
+    solve_each, solve_str, solve_system, Options, Outcome, SolveError, Stats, Verdict,
+};

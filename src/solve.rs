@@ -131,6 +131,23 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     Ok(out)
 }
 
+/// Solves each system in turn within `opts.timeout` for all of them together, handing each
+/// outcome to `report` as soon as it is known (the queries of a fixedpoint file).
+pub fn solve_each(
+    systems: Vec<ChcSystem>,
+    opts: &Options,
+    mut report: impl FnMut(Result<Outcome, SolveError>),
+) {
+    let deadline = opts.timeout.map(|t| Instant::now() + t);
+    for sys in systems {
+        let opts = Options {
+            timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            ..opts.clone()
+        };
+        report(solve_system(sys, &opts));
+    }
+}
+
 /// Solves a parsed system.
 pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
