@@ -80,7 +80,8 @@ fn generated_files_get_the_flipped_answer() {
 }
 
 /// x counts 0, 1, 2, ... up to 5: `Big` (x > 3) is reachable, `Neg` (x < 0) is not, and
-/// `Late` only once its rule, stated after the second query, is there.
+/// `Late` only once its rule, stated after the second query, is there. The second query
+/// spans two lines, which the lines after it keep.
 const THREE_QUERIES: &str = "\
 (declare-rel Inv (Int))
 (declare-rel Big ())
@@ -92,7 +93,8 @@ const THREE_QUERIES: &str = "\
 (rule (=> (and (Inv x) (> x 3)) Big))
 (rule (=> (and (Inv x) (< x 0)) Neg))
 (query Big)
-(query Neg :print-answer false)
+(query Neg
+  :print-answer false)
 (get-model)
 (rule (=> (Inv x) Late))
 (query (Late () Bool))
@@ -109,11 +111,11 @@ fn each_query_is_answered_in_order() {
         vec![
             Cmd::Solve { line: 10 },
             Cmd::Solve { line: 11 },
-            Cmd::GetModel { line: 12 },
-            Cmd::Solve { line: 14 },
+            Cmd::GetModel { line: 13 },
+            Cmd::Solve { line: 15 },
             Cmd::GetInfo {
                 flag: "reason-unknown".into(),
-                line: 15
+                line: 16
             },
         ]
     );

@@ -25,12 +25,15 @@ pub(super) struct Translation {
     pub queries: Vec<usize>,
 }
 
-/// The name of a command `(name ...)` at `start`.
+/// The name of a command `(name ...)` at `start` (its first token only: commands can be long).
 fn command_name(b: &[u8], start: usize, end: usize) -> &str {
-    let items = items(b, start, end);
-    items
-        .first()
-        .map_or("", |&(s, e)| std::str::from_utf8(&b[s..e]).unwrap_or(""))
+    let s = (start + 1..end)
+        .find(|&i| !b[i].is_ascii_whitespace())
+        .unwrap_or(end);
+    let e = (s..end)
+        .find(|&i| b[i].is_ascii_whitespace() || matches!(b[i], b'(' | b')' | b';'))
+        .unwrap_or(end);
+    std::str::from_utf8(&b[s..e]).unwrap_or("")
 }
 
 /// True when some command is one only the fixedpoint format has.
