@@ -129,6 +129,7 @@
 //!
 //! The runnable programs in `examples/` (run in CI) do the same from the command line.
 
+pub mod answer;
 pub mod engine;
 pub mod frontend;
 pub mod interp;
@@ -143,4 +144,6 @@ pub mod validate;
 pub mod witness;
 
 pub use frontend::passes::{Cex, CexStep, Model};
-pub use solve::{solve_str, solve_system, Options, Outcome, Progress, SolveError, Stats, Verdict};
+pub use solve::{
+    solve_each, solve_str, solve_system, Options, Outcome, Progress, SolveError, Stats, Verdict,
+};

@@ -1,24 +1,33 @@
-//! The `chcsolve` command: reads a CHC-COMP problem and prints `sat`, `unsat` or `unknown`.
+//! The `chcsolve` command: reads a CHC-COMP problem or a z3 fixedpoint file and prints
+//! `sat`, `unsat` or `unknown` per `check-sat` or query.
 
+use chcsolve::answer::{answer_line, command_output};
 use chcsolve::engine::EngineKind;
+use chcsolve::frontend::{parse_script, ChcSystem, Command, Format, InputError};
 use chcsolve::smt::{kill_all_children, SolverKind};
-use chcsolve::{solve_str, Options, Outcome, Progress, SolveError, Verdict};
+use chcsolve::{solve_each, Options, Outcome, Progress, SolveError, Verdict};
 use clap::Parser;
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// Solves constrained Horn clauses over linear integer arithmetic (CHC-COMP format).
+/// Solves constrained Horn clauses over linear integer arithmetic (CHC-COMP format or z3's
+/// fixedpoint format, detected from the commands).
 ///
-/// Prints one line: `sat` (the clauses have a model: the program is safe), `unsat` (a
-/// derivation of false exists: a real counterexample) or `unknown`. Every sat/unsat is
-/// checked against the original clauses before it is printed. Exit code 0 for any of
-/// these, 1 for bad input (one line `(error "...")`), 2 when no SMT solver can be found.
+/// CHC-COMP input: prints one line, `sat` (the clauses have a model: the program is safe),
+/// `unsat` (a derivation of false exists: a real counterexample) or `unknown`. Fixedpoint
+/// input (declare-rel, rule, query): one line per query in z3's reading, the OPPOSITE:
+/// `sat` when the queried relation is reachable (unsafe), `unsat` when it is not (safe).
+/// Every sat/unsat is checked against the original clauses before it is printed.
+/// `(get-model)` and `(get-info :reason-unknown)` after an answer print the model and the
+/// reason. Exit code 0 for any answers, 1 for bad input (one line `(error "...")`), 2 when
+/// no SMT solver can be found.
 #[derive(Parser, Debug)]
 #[command(name = "chcsolve", disable_version_flag = true)]
 struct Cli {
-    /// The problem file (SMT-LIB2 with `(set-logic HORN)`); `-` reads standard input.
+    /// The problem file (SMT-LIB2 with `(set-logic HORN)`, or z3 fixedpoint); `-` reads
+    /// standard input.
     #[arg(required_unless_present = "version")]
     file: Option<String>,
 
@@ -85,12 +94,13 @@ struct Cli {
     verbose: u8,
 }
 
-/// True once the answer line is printed; held while the answer and witness are printed, so
-/// that a signal neither interleaves with them nor goes unanswered.
-static PRINTED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+/// The answer lines still owed (one until the input is parsed, then one per query); held
+/// while an answer and its witness are printed, so that a signal neither interleaves with
+/// them nor leaves a query unanswered.
+static OWED: std::sync::Mutex<usize> = std::sync::Mutex::new(1);
 
-/// Kills solver processes, prints `unknown` when no answer was printed yet, and exits
-/// when SIGINT or SIGTERM arrives.
+/// Kills solver processes, prints `unknown` for each answer still owed, and exits when
+/// SIGINT or SIGTERM arrives.
 fn handle_signals() {
     // SAFETY: plain libc calls on a local signal set; the signals are blocked in this
     // thread before any other thread exists, so every thread inherits the mask and only
@@ -105,13 +115,13 @@ fn handle_signals() {
             let mut sig = 0;
             libc::sigwait(&set, &mut sig);
             kill_all_children();
-            let printed = PRINTED.lock().unwrap_or_else(|e| e.into_inner());
-            if !*printed {
-                use std::io::Write;
-                let mut out = std::io::stdout().lock();
+            let owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            for _ in 0..*owed {
                 let _ = writeln!(out, "unknown");
-                let _ = out.flush();
             }
+            let _ = out.flush();
             std::process::exit(128 + sig);
         });
     }
@@ -172,7 +182,7 @@ fn solver_version(kind: SolverKind, path: &std::path::Path) -> Option<String> {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .ok()?;
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     while child.try_wait().ok()?.is_none() {
         if start.elapsed() > Duration::from_secs(5) {
             let _ = child.kill();
@@ -313,6 +323,85 @@ fn print_stats(o: &Outcome) {
     }
 }
 
+/// What the solving thread sends: the parsed script's commands, then each outcome in turn.
+enum Msg {
+    Parsed(Result<(Format, Vec<Command>), InputError>),
+    Solved(Result<Outcome, SolveError>),
+}
+
+/// Prints each command's output in order, each answer as its outcome arrives (`unknown` for
+/// every answer still owed once the time is up); returns the exit code.
+fn run_script(
+    cli: &Cli,
+    format: Format,
+    commands: &[Command],
+    recv: impl Fn() -> Option<Msg>,
+    progress: &Progress,
+    start: Instant,
+) -> i32 {
+    let answers = commands
+        .iter()
+        .filter(|c| matches!(c, Command::Solve { .. }))
+        .count();
+    *OWED.lock().unwrap_or_else(|e| e.into_inner()) = answers;
+    let timed_out = (ChcSystem::default(), Verdict::Unknown("timeout".into()));
+    let mut last: Option<Outcome> = None;
+    let mut out_of_time = false;
+    for c in commands {
+        if !matches!(c, Command::Solve { .. }) {
+            let l = match &last {
+                _ if out_of_time => Some((&timed_out.0, &timed_out.1)),
+                Some(o) => Some((&o.system, &o.verdict)),
+                None => None,
+            };
+            println!("{}", command_output(c, l));
+            continue;
+        }
+        let r = if out_of_time { None } else { recv() };
+        let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
+        match r {
+            Some(Msg::Solved(Ok(o))) => {
+                println!("{}", answer_line(format, &o.verdict));
+                if cli.print_witness {
+                    match &o.verdict {
+                        Verdict::Sat(m) => {
+                            println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
+                        }
+                        Verdict::Unsat(c) => {
+                            println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
+                        }
+                        Verdict::Unknown(_) => {}
+                    }
+                }
+                if let Verdict::Unknown(why) = &o.verdict {
+                    log::info!("unknown: {why}");
+                }
+                if cli.stats {
+                    print_stats(&o);
+                }
+                if cli.stats_json {
+                    eprintln!("{}", stats_json(&o));
+                }
+                last = Some(o);
+            }
+            Some(Msg::Solved(Err(e))) => {
+                println!("{e}");
+                *owed = 0;
+                return 2;
+            }
+            None | Some(Msg::Parsed(_)) => {
+                out_of_time = true;
+                println!("unknown");
+                if cli.stats || cli.stats_json {
+                    print_progress(progress, start.elapsed().as_secs_f64(), cli.stats_json);
+                }
+            }
+        }
+        *owed -= 1;
+    }
+    0
+}
+
 fn main() {
     handle_signals();
     let cli = Cli::parse();
@@ -345,7 +434,7 @@ fn main() {
     };
     let timeout = cli.timeout.map(Duration::from_secs_f64);
     let progress = Progress::new();
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     let opts = Options {
         engines: cli.engine.clone(),
         jobs: cli.jobs,
@@ -363,62 +452,63 @@ fn main() {
             std::process::exit(1);
         }
     }
+    let deadline = timeout.map(|t| Instant::now() + t + Duration::from_millis(200));
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name("solve".into())
         .stack_size(1 << 30)
         .spawn(move || {
-            let _ = tx.send(solve_str(&input, &opts));
+            let start = Instant::now();
+            if let Some(p) = &opts.progress {
+                p.stage("parsing");
+            }
+            match parse_script(&input) {
+                Err(e) => drop(tx.send(Msg::Parsed(Err(e)))),
+                Ok(script) => {
+                    let parse_seconds = start.elapsed().as_secs_f64();
+                    if let Some(p) = &opts.progress {
+                        p.record("parse-seconds", format!("{parse_seconds:.3}"));
+                    }
+                    let _ = tx.send(Msg::Parsed(Ok((script.format, script.commands))));
+                    solve_each(script.systems, &opts, |mut o| {
+                        if let Ok(o) = &mut o {
+                            o.stats.parse_seconds = parse_seconds;
+                        }
+                        let _ = tx.send(Msg::Solved(o));
+                    });
+                }
+            }
         })
         .expect("cannot start the solving thread");
-    let result = match timeout {
-        Some(t) => rx.recv_timeout(t + Duration::from_millis(200)).ok(),
+    let recv = || match deadline {
+        Some(d) => rx
+            .recv_timeout(d.saturating_duration_since(Instant::now()))
+            .ok(),
         None => rx.recv().ok(),
     };
-    let mut printed = PRINTED.lock().unwrap_or_else(|e| e.into_inner());
-    *printed = true;
-    let code = match result {
+    let code = match recv() {
         None => {
+            let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
             println!("unknown");
+            *owed = 0;
             // the time limit ended the run before the library returned: what it got to
             if cli.stats || cli.stats_json {
                 print_progress(&progress, start.elapsed().as_secs_f64(), cli.stats_json);
             }
             0
         }
-        Some(Err(SolveError::Input(e))) => {
+        Some(Msg::Parsed(Err(e))) => {
+            let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
             println!("{e}");
+            *owed = 0;
             1
         }
-        Some(Err(e @ SolveError::Setup(_))) => {
-            println!("{e}");
-            2
+        Some(Msg::Parsed(Ok((format, commands)))) => {
+            run_script(&cli, format, &commands, recv, &progress, start)
         }
-        Some(Ok(o)) => {
-            println!("{}", o.verdict.word());
-            if cli.print_witness {
-                match &o.verdict {
-                    Verdict::Sat(m) => {
-                        println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
-                    }
-                    Verdict::Unsat(c) => {
-                        println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
-                    }
-                    Verdict::Unknown(why) => log::info!("unknown: {why}"),
-                }
-            }
-            if let Verdict::Unknown(why) = &o.verdict {
-                log::info!("unknown: {why}");
-            }
-            if cli.stats {
-                print_stats(&o);
-            }
-            if cli.stats_json {
-                eprintln!("{}", stats_json(&o));
-            }
-            0
-        }
+        Some(Msg::Solved(_)) => unreachable!("the parse result comes first"),
     };
+    let printed = OWED.lock().unwrap_or_else(|e| e.into_inner());
     use std::io::Write;
     let _ = std::io::stdout().flush();
     kill_all_children();

@@ -171,9 +171,7 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     let sys = parse_str(input).map_err(SolveError::Input)?;
     let parse_seconds = start.elapsed().as_secs_f64();
     progress(opts, |p| {
-        p.record("parse-seconds", format!("{parse_seconds:.3}"));
-        p.record("clauses", sys.clauses.len());
-        p.record("predicates", sys.preds.len());
+        p.record("parse-seconds", format!("{parse_seconds:.3}"))
     });
     let mut out = solve_system(sys, opts)?;
     out.stats.parse_seconds = parse_seconds;
@@ -181,9 +179,30 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     Ok(out)
 }
 
+/// Solves each system in turn within `opts.timeout` for all of them together, handing each
+/// outcome to `report` as soon as it is known (the queries of a fixedpoint file).
+pub fn solve_each(
+    systems: Vec<ChcSystem>,
+    opts: &Options,
+    mut report: impl FnMut(Result<Outcome, SolveError>),
+) {
+    let deadline = opts.timeout.map(|t| Instant::now() + t);
+    for sys in systems {
+        let opts = Options {
+            timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            ..opts.clone()
+        };
+        report(solve_system(sys, &opts));
+    }
+}
+
 /// Solves a parsed system.
 pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
+    progress(opts, |p| {
+        p.record("clauses", sys.clauses.len());
+        p.record("predicates", sys.preds.len());
+    });
     let deadline = opts.timeout.map(|t| start + t);
     let z3_path =
         find_solver(SolverKind::Z3, opts.z3_path.as_deref()).map_err(SolveError::Setup)?;

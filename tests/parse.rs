@@ -99,7 +99,7 @@ fn errors_name_the_construct_and_its_line() {
         ("(declare-fun P (Real) Bool)", 2, "Real"),
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (Q x) (P x))))", 3, "Q"),
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (P x x) false)))", 3, "arguments"),
-        ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (or (P x) (> x 0)) false)))", 3, "connective"),
+        ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (ite (> x 0) (P x) true) false)))", 3, "predicate application"),
     ];
     for (body, line, word) in cases {
         let e = parse_str(&format!("(set-logic HORN)\n{body}\n(check-sat)\n")).unwrap_err();

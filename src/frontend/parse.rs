@@ -1,4 +1,5 @@
-//! Reads CHC-COMP files (SMT-LIB2 with `set-logic HORN`) through smt2parser into a [`ChcSystem`].
+//! Reads CHC-COMP files (SMT-LIB2 with `set-logic HORN`) and z3 fixedpoint files through
+//! smt2parser into a [`Script`] of [`ChcSystem`]s.
 //!
 //! The input is first split into top-level commands by a small scanner, which gives
 //! each command its line and catches stray text and unbalanced parentheses. Each
@@ -6,14 +7,20 @@
 //! built by the visitor in `visitor.rs`) and converted to our terms (`convert.rs`),
 //! clause by clause, so peak memory stays near the size of the largest command.
 //! Command names used as ordinary symbols (a predicate `exit`) are quoted first
-//! (`names.rs`), since smt2parser's lexer reserves them everywhere.
+//! (`names.rs`), since smt2parser's lexer reserves them everywhere. A z3 fixedpoint file
+//! (`declare-rel`, `rule`, `query`) is first rewritten into CHC-COMP commands with the same
+//! lines (`fixedpoint.rs`). Assertions in general Horn forms (`exists` around a body,
+//! disjunctions, nested implications) are normalized by `normalize.rs`.
 
 mod convert;
+mod fixedpoint;
 mod names;
+mod normalize;
 mod syntax;
 mod visitor;
 
 use super::chc::{ChcSystem, Clause, InputError, PredApp, PredDecl, PredId};
+use super::script::{Command as ScriptCommand, Format, Script};
 use crate::logic::*;
 use smt2parser::concrete::Command;
 use smt2parser::CommandStream;
@@ -54,11 +61,31 @@ mod op {
     pub const HORN: Sym = 22;
 }
 
-/// Parses a whole problem.
+/// Parses a problem with one `check-sat` (or none), or a fixedpoint file with one query.
 pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
+    let mut script = parse_script(input)?;
+    match script.systems.len() {
+        1 => Ok(script.systems.pop().unwrap()),
+        0 => Err(InputError::new(0, "no query")),
+        n => Err(InputError::new(
+            0,
+            format!("{n} queries: read them with parse_script"),
+        )),
+    }
+}
+
+/// Parses a whole input in either format: the systems to solve and the commands around them.
+pub fn parse_script(input: &str) -> Result<Script, InputError> {
     let quoted = names::quote_command_names(input);
-    let input: &str = &quoted;
-    let commands = split_commands(input.as_bytes())?;
+    let mut commands = split_commands(quoted.as_bytes())?;
+    let (format, translated, queries) = if fixedpoint::is_fixedpoint(&quoted, &commands) {
+        let t = fixedpoint::translate(&quoted, &commands)?;
+        commands = split_commands(t.text.as_bytes())?;
+        (Format::Fixedpoint, Some(t.text), t.queries)
+    } else {
+        (Format::ChcComp, None, vec![])
+    };
+    let input: &str = translated.as_deref().unwrap_or(&quoted);
     let mut p = Parser {
         input,
         syn: Syntax::default(),
@@ -74,6 +101,8 @@ pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
         cmd_start: 0,
         cmd_end: 0,
         line: 0,
+        queries: queries.into_iter().peekable(),
+        steps: vec![],
     };
     let mut stream = CommandStream::new(input.as_bytes(), Syntax::new(&BUILTINS), None);
     for (start, end, line) in commands {
@@ -92,7 +121,7 @@ pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
         std::mem::swap(&mut p.syn, stream.visitor_mut());
         r?;
     }
-    Ok(p.sys)
+    Ok(p.finish(format))
 }
 
 /// Splits the input into top-level commands: (start byte, end byte, 1-based line).
@@ -219,6 +248,21 @@ struct Parser<'a> {
     cmd_start: usize,
     cmd_end: usize,
     line: usize,
+    /// Start bytes of the `assert`s that are fixedpoint queries, in order.
+    queries: std::iter::Peekable<std::vec::IntoIter<usize>>,
+    /// The script so far.
+    steps: Vec<Step>,
+}
+
+/// A command of the script, its problems not yet cut out of the clauses.
+enum Step {
+    /// Solve the first `rules` clauses of the system and, for a fixedpoint query, `query`.
+    Solve {
+        rules: usize,
+        query: Vec<Clause>,
+        line: usize,
+    },
+    Print(ScriptCommand),
 }
 
 fn short(t: &impl std::fmt::Display) -> String {
@@ -351,8 +395,18 @@ impl Parser<'_> {
                     )));
                 }
             }
-            Cmd::Exit | Cmd::GetModel => {}
-            Cmd::CheckSat => self.check_sat = true,
+            Cmd::Exit => {}
+            Cmd::GetModel => self
+                .steps
+                .push(Step::Print(ScriptCommand::GetModel { line: self.line })),
+            Cmd::CheckSat => {
+                self.check_sat = true;
+                self.steps.push(Step::Solve {
+                    rules: self.sys.clauses.len(),
+                    query: vec![],
+                    line: self.line,
+                });
+            }
             Cmd::DeclareFun {
                 symbol,
                 params,
@@ -385,11 +439,23 @@ impl Parser<'_> {
                 });
             }
             Cmd::Assert(term) => {
-                let c = self.clause(term)?;
-                self.sys.clauses.push(c);
+                let cs = self.clauses(term)?;
+                if self.queries.next_if_eq(&self.cmd_start).is_some() {
+                    self.steps.push(Step::Solve {
+                        rules: self.sys.clauses.len(),
+                        query: cs,
+                        line: self.line,
+                    });
+                } else {
+                    self.sys.clauses.extend(cs);
+                }
             }
             Cmd::Other(c) => match *c {
-                Command::SetInfo { .. } | Command::SetOption { .. } | Command::GetInfo { .. } => {}
+                Command::SetInfo { .. } | Command::SetOption { .. } => {}
+                Command::GetInfo { flag } => self.steps.push(Step::Print(ScriptCommand::GetInfo {
+                    flag: flag.0,
+                    line: self.line,
+                })),
                 other => {
                     return Err(self.err(format!("unsupported command `{}`", short(&other))));
                 }
@@ -398,7 +464,59 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `(assert t)`: peels `forall`s and `let`s down to `body => head`.
+    /// The clauses of `(assert t)`: the usual shape read directly, other Horn forms normalized.
+    fn clauses(&mut self, t: TermId) -> Result<Vec<Clause>, InputError> {
+        match self.clause(t) {
+            Ok(c) => Ok(vec![c]),
+            Err(_) => self.general_clauses(t),
+        }
+    }
+
+    /// The script: each problem cut out of the clauses (a CHC-COMP file without
+    /// `check-sat` is still one problem).
+    fn finish(mut self, format: Format) -> Script {
+        if format == Format::ChcComp && !self.check_sat {
+            self.steps.push(Step::Solve {
+                rules: self.sys.clauses.len(),
+                query: vec![],
+                line: self.line,
+            });
+        }
+        let mut left = self
+            .steps
+            .iter()
+            .filter(|s| matches!(s, Step::Solve { .. }))
+            .count();
+        let (mut commands, mut systems) = (vec![], vec![]);
+        for step in self.steps {
+            match step {
+                Step::Print(c) => commands.push(c),
+                Step::Solve { rules, query, line } => {
+                    left -= 1;
+                    let mut sys = if left == 0 {
+                        // the last problem takes the clauses instead of a copy
+                        self.sys.clauses.truncate(rules);
+                        std::mem::take(&mut self.sys)
+                    } else {
+                        ChcSystem {
+                            preds: self.sys.preds.clone(),
+                            clauses: self.sys.clauses[..rules].to_vec(),
+                        }
+                    };
+                    sys.clauses.extend(query);
+                    systems.push(sys);
+                    commands.push(ScriptCommand::Solve { line });
+                }
+            }
+        }
+        Script {
+            format,
+            commands,
+            systems,
+        }
+    }
+
+    /// `(assert t)` in the usual shape: peels `forall`s and `let`s down to `body => head`.
     fn clause(&mut self, t: TermId) -> Result<Clause, InputError> {
         let mut bound: Vec<Sym> = vec![];
         let mut t = t;
@@ -407,7 +525,10 @@ impl Parser<'_> {
                 Node::Forall { start, len, body } => {
                     for i in start..start + len {
                         let (sym, sort) = self.syn.pairs[i as usize];
-                        let s = self.sort(sort)?;
+                        let s = match self.sort(sort) {
+                            Ok(s) => s,
+                            Err(e) => return self.unbind_all(&bound, Err(e)),
+                        };
                         let v = self.var(sym, s);
                         self.bind(sym, v);
                         bound.push(sym);
@@ -418,7 +539,10 @@ impl Parser<'_> {
                     let mut vals = Vec::with_capacity(len as usize);
                     for i in start..start + len {
                         let x = self.syn.pairs[i as usize].1;
-                        vals.push(self.term(x, &mut Mode::Inner)?);
+                        match self.term(x, &mut Mode::Inner) {
+                            Ok(v) => vals.push(v),
+                            Err(e) => return self.unbind_all(&bound, Err(e)),
+                        }
                     }
                     for (i, v) in (start..start + len).zip(vals) {
                         let sym = self.syn.pairs[i as usize].0;
@@ -439,10 +563,15 @@ impl Parser<'_> {
                 _ => break self.implication(0..0, Some(t)),
             }
         };
+        self.unbind_all(&bound, result)
+    }
+
+    /// Undoes the bindings of `bound`, innermost first, and passes `r` on.
+    fn unbind_all<T>(&mut self, bound: &[Sym], r: T) -> T {
         for s in bound.iter().rev() {
             self.unbind(*s);
         }
-        result
+        r
     }
 
     /// `hyps => head`, the hypotheses given as a range of [`Syntax::kids`]; no head means `false`.

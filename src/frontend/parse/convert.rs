@@ -34,7 +34,7 @@ impl Parser<'_> {
         }
     }
 
-    fn pred_app(
+    pub(super) fn pred_app(
         &mut self,
         name: Sym,
         args: Range<u32>,
@@ -71,7 +71,7 @@ impl Parser<'_> {
             Mode::Inner => Err(self.err_at(
                 self.name(name),
                 format!(
-                    "predicate application `{}` under a connective: only conjunctions of predicate applications are supported in a clause body",
+                    "predicate application `{}` inside a term: predicate applications may stand only under and, or, not, => and quantifiers",
                     short(&self.syn.c_term(src))
                 ),
             )),
