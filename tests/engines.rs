@@ -59,6 +59,10 @@ fn run(path: &str, expected: &str, engines: Vec<EngineKind>, secs: u64) -> &'sta
         Verdict::Unsat(c) => {
             validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"));
         }
+        Verdict::UnsatAccelerated(c) => {
+            validate::check_accel_cex(&out.system, c, &z3(), None)
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
         Verdict::Unknown(_) => {}
     }
     let got = out.verdict.word();
@@ -216,6 +220,8 @@ fn abmc_finds_deep_counterexamples_at_small_bounds() {
         let opts = Options {
             engines: vec![EngineKind::Abmc],
             timeout: Some(Duration::from_secs(120)),
+            // every concrete step, replayed (the certified path is tested below)
+            expand: true,
             ..Options::default()
         };
         let out = solve_str(&input, &opts).unwrap();
@@ -298,6 +304,11 @@ fn every_engine_runs_on_every_solver() {
                         .unwrap_or_else(|err| panic!("{path}: {err}")),
                     Verdict::Unsat(c) => validate::check_cex(&out.system, c)
                         .unwrap_or_else(|err| panic!("{path}: {err}")),
+                    Verdict::UnsatAccelerated(c) => {
+                        validate::check_accel_cex(&out.system, c, &z3(), None)
+                            .map(|_| ())
+                            .unwrap_or_else(|err| panic!("{path}: {err}"))
+                    }
                     Verdict::Unknown(why) => {
                         panic!("{kind}, engine {e:?}, {path}: unknown ({why})")
                     }
