@@ -474,9 +474,19 @@ impl Run<'_> {
                 Some(acex) => {
                     let mapped = t.elapsed().as_secs_f64();
                     self.stats.validations += 1;
-                    let r = validate::check_accel_cex(self.orig, &acex, &self.z3, self.remaining());
+                    let r = validate::complete_accel_cex(self.orig, acex, &self.z3)
+                        .map_err(validate::ModelError::Rejected)
+                        .and_then(|acex| {
+                            let rep = validate::check_accel_cex(
+                                self.orig,
+                                &acex,
+                                &self.z3,
+                                self.remaining(),
+                            )?;
+                            Ok((acex, rep))
+                        });
                     match r {
-                        Ok(rep) => {
+                        Ok((acex, rep)) => {
                             log::info!(
                                 "{engine}: counterexample certified (mapped back in {mapped:.3}s, checked in {:.3}s)",
                                 t.elapsed().as_secs_f64() - mapped

@@ -7,7 +7,7 @@ use chcsolve::frontend::passes::{AccelCex, Link, Segment};
 use chcsolve::frontend::{parse_str, ChcSystem, ClauseId, PredId};
 use chcsolve::logic::*;
 use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
-use chcsolve::validate::{check_accel_cex, ModelError};
+use chcsolve::validate::{check_accel_cex, complete_accel_cex, ModelError};
 use chcsolve::CexStep;
 use common::bench_dir;
 use num_bigint::BigInt;
@@ -101,6 +101,26 @@ fn a_correct_segment_is_certified() {
     let rep = check_accel_cex(&sys(), &cex, &z3(), None).unwrap();
     assert_eq!((rep.segments, rep.steps, rep.proofs), (1, 2, 1));
     assert_eq!(rep.length, BigInt::from(12));
+}
+
+#[test]
+fn values_preprocessing_removed_are_filled_in_then_checked() {
+    // the fact and the query without values (as after a pass that eliminated x)
+    let mut cex = witness(segment(tau_exact(), 10, 0, 10), 10);
+    for i in [0, 2] {
+        if let Link::Step(s) = &mut cex[i] {
+            s.vals.clear();
+        }
+    }
+    rejected(&cex, "values missing");
+    let done = complete_accel_cex(&sys(), cex, &z3()).unwrap();
+    let Link::Step(q) = &done[2] else { panic!() };
+    assert_eq!(
+        q.vals.get(&iv("x")),
+        Some(&int(10)),
+        "the query's x is the segment's end"
+    );
+    check_accel_cex(&sys(), &done, &z3(), None).unwrap();
 }
 
 #[test]

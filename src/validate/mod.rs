@@ -8,7 +8,7 @@
 
 mod segment;
 
-pub use segment::{check_accel_cex, AccelReport};
+pub use segment::{check_accel_cex, complete_accel_cex, AccelReport, PROOF_LIMIT};
 
 use crate::frontend::passes::{Cex, CexStep, Model};
 use crate::frontend::{ChcSystem, Clause, PredApp};

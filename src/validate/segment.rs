@@ -23,6 +23,10 @@ use num_bigint::BigInt;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 
+/// The longest z3 may take over one query of a segment's proof; past it the segment is
+/// undecided (and the caller expands the counterexample instead).
+pub const PROOF_LIMIT: Duration = Duration::from_secs(10);
+
 /// What a check of an [`AccelCex`] established.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AccelReport {
@@ -122,7 +126,12 @@ pub fn check_accel_cex(
                     seg.tau.clone(),
                 );
                 if !proven.contains_key(&key) {
-                    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+                    // each proof at most PROOF_LIMIT (a quantified query can run long)
+                    let left = Some(
+                        deadline
+                            .map(|d| d.saturating_duration_since(Instant::now()))
+                            .map_or(PROOF_LIMIT, |l| l.min(PROOF_LIMIT)),
+                    );
                     if smt.is_none() {
                         let mut s = Smt::new(z3, "validate-segment")
                             .map_err(|e| ModelError::Undecided(e.to_string()))?;
@@ -342,4 +351,89 @@ fn prove(sys: &ChcSystem, seg: &Segment, smt: &mut Smt) -> Result<(), ModelError
         }
     }
     Ok(())
+}
+
+/// Fills in values the steps of `cex` lack (variables eliminated by preprocessing) by
+/// solving the formula of its steps: each step's constraint, each body application equal
+/// to the head before it (a step's or a segment's end), each head before a segment equal
+/// to the segment's start, with the known values fixed. Segments are taken as they are. The
+/// result still has to pass [`check_accel_cex`]; this only finds values, it proves nothing.
+pub fn complete_accel_cex(
+    sys: &ChcSystem,
+    cex: AccelCex,
+    smt_cfg: &SolverConfig,
+) -> Result<AccelCex, String> {
+    let incomplete = |s: &crate::frontend::passes::CexStep| match sys.clauses.get(s.clause.idx()) {
+        Some(c) => c.vars().iter().any(|v| !s.vals.contains_key(v)),
+        None => false,
+    };
+    let any = cex
+        .iter()
+        .any(|l| matches!(l, Link::Step(s) if incomplete(s)));
+    if !any {
+        return Ok(cex);
+    }
+    let err = |e: crate::smt::SmtError| e.to_string();
+    let mut smt = Smt::new(smt_cfg, "complete-accel-cex").map_err(err)?;
+    // per step link: its clause renamed to step-indexed variables
+    let mut renamed: Vec<Option<(crate::frontend::Clause, Vec<(Var, Var)>)>> = vec![];
+    let consts = |vals: &[Value]| -> Vec<Term> { vals.iter().map(|v| v.to_term()).collect() };
+    // the head before the current link, as terms
+    let mut prev: Option<Vec<Term>> = None;
+    for (i, l) in cex.iter().enumerate() {
+        match l {
+            Link::Segment(seg) => {
+                if let Some(h) = &prev {
+                    for (a, b) in h.iter().zip(consts(&seg.from)) {
+                        smt.assert(&mk_eq(a.clone(), b)).map_err(err)?;
+                    }
+                }
+                prev = Some(consts(&seg.to));
+                renamed.push(None);
+            }
+            Link::Step(s) => {
+                let c = sys.clauses.get(s.clause.idx()).ok_or("no such clause")?;
+                let mut pairs = vec![];
+                let r = c.rename(&mut |v| {
+                    let w = var(format!("{}@{i}", v.name), v.sort);
+                    pairs.push((v.clone(), w.clone()));
+                    w
+                });
+                for (v, w) in &pairs {
+                    smt.declare(w).map_err(err)?;
+                    if let Some(x) = s.vals.get(v) {
+                        smt.assert(&mk_eq(mk_var_of(w), x.to_term())).map_err(err)?;
+                    }
+                }
+                smt.assert(&r.constraint).map_err(err)?;
+                if let (Some(b), Some(h)) = (r.body.first(), &prev) {
+                    for (a, t) in b.args.iter().zip(h) {
+                        smt.assert(&mk_eq(a.clone(), t.clone())).map_err(err)?;
+                    }
+                }
+                prev = r.head.as_ref().map(|h| h.args.clone());
+                renamed.push(Some((r, pairs)));
+            }
+        }
+    }
+    match smt.check_sat().map_err(err)? {
+        SatResult::Sat => {}
+        r => return Err(format!("the counterexample's step formula is {r}")),
+    }
+    let mut out = vec![];
+    for (l, r) in cex.into_iter().zip(renamed) {
+        match (l, r) {
+            (Link::Step(s), Some((_, pairs))) => {
+                let ws: Vec<Var> = pairs.iter().map(|(_, w)| w.clone()).collect();
+                let vals = smt.get_values(&ws).map_err(err)?;
+                out.push(Link::Step(crate::frontend::passes::CexStep {
+                    clause: s.clause,
+                    vals: pairs.iter().map(|(v, _)| v.clone()).zip(vals).collect(),
+                    premises: s.premises,
+                }));
+            }
+            (l, _) => out.push(l),
+        }
+    }
+    Ok(out)
 }
