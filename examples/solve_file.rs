@@ -76,6 +76,9 @@ fn main() {
                     );
                 }
             }
+            Verdict::UnsatAccelerated(cex) => {
+                println!("{}", chcsolve::witness::accel_cex_to_text(&out.system, cex))
+            }
             Verdict::Unknown(why) => println!("  ({why})"),
         }
         println!(

@@ -7,10 +7,11 @@ use crate::Verdict;
 /// The answer line: CHC-COMP's reading (`sat`: the clauses have a model), or z3's reading
 /// of a fixedpoint query (`sat`: the queried relation is reachable), the opposite one.
 pub fn answer_line(format: Format, v: &Verdict) -> &'static str {
-    match (format, v) {
-        (Format::Fixedpoint, Verdict::Sat(_)) => "unsat",
-        (Format::Fixedpoint, Verdict::Unsat(_)) => "sat",
-        _ => v.word(),
+    // by the word, so that every kind of unsat answer (also an accelerated one) is flipped
+    match (format, v.word()) {
+        (Format::Fixedpoint, "sat") => "unsat",
+        (Format::Fixedpoint, "unsat") => "sat",
+        (_, w) => w,
     }
 }
 

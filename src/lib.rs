@@ -61,7 +61,9 @@
 //!     (assert (forall ((x Int)) (=> (= x 0) (Inv x))))
 //!     (assert (forall ((x Int) (y Int)) (=> (and (Inv x) (= y (+ x 1))) (Inv y))))
 //!     (assert (forall ((x Int)) (=> (and (Inv x) (= x 3)) false))) (check-sat)";
-//! let out = solve_str(text, &Options::default()).unwrap();
+//! // every step concrete, even when ABMC found it through accelerated loops
+//! let opts = Options { expand: true, ..Options::default() };
+//! let out = solve_str(text, &opts).unwrap();
 //! let Verdict::Unsat(cex) = &out.verdict else { panic!("expected unsat") };
 //! assert!(out.system.clauses[cex.last().unwrap().clause.idx()].is_query());
 //! for (i, step) in cex.iter().enumerate() {
@@ -72,6 +74,11 @@
 //!     }
 //! }
 //! ```
+//!
+//! Without [`Options::expand`], a counterexample that ABMC found through accelerated loops
+//! comes as [`Verdict::UnsatAccelerated`]: a chain of steps and segments, each segment a
+//! cycle of clauses run `n` times between two argument vectors, certified by the validator
+//! without expanding it ([`validate::check_accel_cex`]).
 //!
 //! # Pick engines, cores and a time limit
 //!

@@ -55,9 +55,15 @@ struct Cli {
     timeout: Option<f64>,
 
     /// After sat, print the model as one `(define-fun P ((x0 Int) ...) Bool ...)` per
-    /// predicate; after unsat, the counterexample as numbered clause applications with values.
+    /// predicate; after unsat, the counterexample as numbered clause applications with values
+    /// (accelerated segments as `(segment ...)`: a cycle of clauses run `n` times).
     #[arg(long)]
     print_witness: bool,
+
+    /// Expand accelerated counterexamples into every concrete step and replay them, instead
+    /// of certifying their segments.
+    #[arg(long)]
+    expand: bool,
 
     /// Print statistics to standard error: times, clauses, engine counters, SMT queries and
     /// time in the solver, answers validated.
@@ -279,6 +285,7 @@ fn stats_json(o: &Outcome) -> serde_json::Value {
         "validations": s.validations,
         "validation-failures": s.validation_failures,
         "validations-undecided": s.validations_undecided,
+        "validation": s.validation,
         "interpolation": interp,
         "engines": engines,
     })
@@ -300,6 +307,9 @@ fn print_stats(o: &Outcome) {
         s.validations, s.validation_failures
     );
     eprintln!("; validations undecided: {}", s.validations_undecided);
+    if let Some(v) = &s.validation {
+        eprintln!("; validation: {v}");
+    }
     for (b, st) in chcsolve::interp::global_stats() {
         eprintln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
@@ -369,6 +379,9 @@ fn run_script(
                         }
                         Verdict::Unsat(c) => {
                             println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
+                        }
+                        Verdict::UnsatAccelerated(c) => {
+                            println!("{}", chcsolve::witness::accel_cex_to_text(&o.system, c))
                         }
                         Verdict::Unknown(_) => {}
                     }
@@ -445,6 +458,7 @@ fn main() {
         timeout: timeout.map(|t| t.saturating_sub(Duration::from_millis(300))),
         tee_dir: cli.tee.clone(),
         progress: Some(progress.clone()),
+        expand: cli.expand,
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {

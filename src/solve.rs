@@ -1,8 +1,11 @@
 //! The library entry point: parse, preprocess, run the engines, translate the answer back,
 //! validate it against the original clauses, and only then report it.
 
+use crate::engine::AccelPath;
 use crate::engine::{EngineKind, TsAnswer};
-use crate::frontend::passes::{cex_back, chain, model_back, preprocess, BackTranslate, Cex, Model};
+use crate::frontend::passes::{
+    accel_cex_back, cex_back, chain, model_back, preprocess, AccelCex, BackTranslate, Cex, Model,
+};
 use crate::frontend::{parse_str, ChcSystem, InputError};
 use crate::logic::*;
 use crate::portfolio::{Answer, Portfolio, Problem, Report};
@@ -36,6 +39,9 @@ pub struct Options {
     /// Where the run records its stage and figures as it goes, for a caller that stops
     /// waiting before the run ends (the binary's `--stats` at its time limit).
     pub progress: Option<Arc<Progress>>,
+    /// Expand accelerated counterexamples into every concrete step (and replay them)
+    /// instead of certifying their segments.
+    pub expand: bool,
 }
 
 /// A run's stage and figures so far, readable from another thread while it runs.
@@ -89,6 +95,7 @@ impl Default for Options {
             timeout: None,
             tee_dir: None,
             progress: None,
+            expand: false,
         }
     }
 }
@@ -100,6 +107,10 @@ pub enum Verdict {
     Sat(Model),
     /// Unsafe: a derivation of `false` in the original clauses, replayed exactly.
     Unsat(Cex),
+    /// Unsafe: a linear derivation of `false` in the original clauses with accelerated
+    /// segments, each proven by the validator to stand for its count of runs of its cycle
+    /// (see [`crate::validate::check_accel_cex`]); the other steps replayed exactly.
+    UnsatAccelerated(AccelCex),
     /// No validated answer, and why.
     Unknown(String),
 }
@@ -108,7 +119,7 @@ impl Verdict {
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Sat(_) => "sat",
-            Verdict::Unsat(_) => "unsat",
+            Verdict::Unsat(_) | Verdict::UnsatAccelerated(_) => "unsat",
             Verdict::Unknown(_) => "unknown",
         }
     }
@@ -130,6 +141,9 @@ pub struct Stats {
     /// Models whose check did not finish (out of time, or the solver said `unknown`): not
     /// printed, and not counted as failures.
     pub validations_undecided: u32,
+    /// How the printed answer was validated (`replayed N steps`, `certified K accelerated
+    /// segments ...`), with a fallback's reason when there was one.
+    pub validation: Option<String>,
     pub engines: Vec<(
         String,
         f64,
@@ -230,6 +244,7 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
             predicates: sys.preds.len(),
             ..Stats::default()
         },
+        expand: opts.expand,
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
@@ -246,6 +261,7 @@ struct Run<'a> {
     z3: SolverConfig,
     deadline: Option<Instant>,
     stats: Stats,
+    expand: bool,
 }
 
 impl Run<'_> {
@@ -386,15 +402,15 @@ impl Run<'_> {
                         }
                         TsAnswer::Unsafe { k, vals } => match adapter.cex(k, &vals) {
                             Some(cex) => self.accept_cex(cex_back(backs, cex), engine.name()),
-                            None => {
-                                log::error!(
-                                    "{}: its trace does not map to clauses (a bug)",
-                                    engine.name()
-                                );
-                                self.stats.validation_failures += 1;
-                                None
-                            }
+                            None => self.unmapped(engine.name()),
                         },
+                        TsAnswer::UnsafePath(p) => match adapter.cex_path(&p) {
+                            Some(cex) => self.accept_cex(cex_back(backs, cex), engine.name()),
+                            None => self.unmapped(engine.name()),
+                        },
+                        TsAnswer::UnsafeAccel(p) => {
+                            self.accept_accel(&p, adapter, psys, backs, engine.name())
+                        }
                         TsAnswer::Unknown(_) => unreachable!("handled above"),
                     }
                 }
@@ -448,13 +464,113 @@ impl Run<'_> {
         }
     }
 
+    fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
+        log::error!("{engine}: its trace does not map to clauses (a bug)");
+        self.stats.validation_failures += 1;
+        None
+    }
+
+    /// A counterexample with accelerated segments: certified without expanding it, else
+    /// (when it does not map back, its check fails or is undecided, or `--expand`)
+    /// expanded into concrete steps within the time left and replayed.
+    fn accept_accel(
+        &mut self,
+        p: &AccelPath,
+        adapter: &TsAdapter,
+        psys: &ChcSystem,
+        backs: &[Box<dyn BackTranslate>],
+        engine: &'static str,
+    ) -> Option<Verdict> {
+        let t = Instant::now();
+        let why = if self.expand {
+            "--expand".to_string()
+        } else {
+            match adapter
+                .accel_cex(psys, p)
+                .and_then(|c| accel_cex_back(backs, self.orig, c))
+            {
+                None => "a segment does not map to the original clauses".into(),
+                Some(acex) => {
+                    let mapped = t.elapsed().as_secs_f64();
+                    self.stats.validations += 1;
+                    let r = validate::complete_accel_cex(self.orig, acex, &self.z3)
+                        .map_err(validate::ModelError::Rejected)
+                        .and_then(|acex| {
+                            let rep = validate::check_accel_cex(
+                                self.orig,
+                                &acex,
+                                &self.z3,
+                                self.remaining(),
+                            )?;
+                            Ok((acex, rep))
+                        });
+                    match r {
+                        Ok((acex, rep)) => {
+                            log::info!(
+                                "{engine}: counterexample certified (mapped back in {mapped:.3}s, checked in {:.3}s)",
+                                t.elapsed().as_secs_f64() - mapped
+                            );
+                            self.stats.validation = Some(format!(
+                                "certified {} accelerated segments (n up to {}, {} proved by z3), replayed {} steps, {} clause applications in all",
+                                rep.segments, rep.max_count, rep.proofs, rep.steps, rep.length
+                            ));
+                            self.stats.winner = Some(engine);
+                            return Some(Verdict::UnsatAccelerated(acex));
+                        }
+                        Err(e @ validate::ModelError::Rejected(_)) => {
+                            self.stats.validation_failures += 1;
+                            log::error!("{engine}: certificate REJECTED by the validator: {e}");
+                            format!("certificate rejected: {e}")
+                        }
+                        Err(e @ validate::ModelError::Undecided(_)) => {
+                            self.stats.validations_undecided += 1;
+                            log::warn!("{engine}: certificate not validated: {e}");
+                            format!("certificate {e}")
+                        }
+                    }
+                }
+            }
+        };
+        log::info!("{engine}: expanding its counterexample ({why})");
+        let t = Instant::now();
+        let path = match p.expand(self.deadline) {
+            Ok(path) => path,
+            Err(e) => {
+                log::warn!("{engine}: could not expand its counterexample: {e}");
+                return None;
+            }
+        };
+        let t_expand = t.elapsed().as_secs_f64();
+        let Some(cex) = adapter.cex_path(&path) else {
+            return self.unmapped(engine);
+        };
+        let t_adapter = t.elapsed().as_secs_f64();
+        let cex = cex_back(backs, cex);
+        let t_back = t.elapsed().as_secs_f64();
+        let v = self.accept_cex(cex, engine);
+        log::info!(
+            "{engine}: expanded {} steps in {t_expand:.3}s, adapter {:.3}s, back-translation {:.3}s, validation {:.3}s",
+            path.steps.len(),
+            t_adapter - t_expand,
+            t_back - t_adapter,
+            t.elapsed().as_secs_f64() - t_back
+        );
+        if v.is_some() {
+            if let Some(s) = &mut self.stats.validation {
+                *s = format!("{s} (full expansion: {why})");
+            }
+        }
+        v
+    }
+
     fn accept_cex(&mut self, cex: Cex, engine: &'static str) -> Option<Verdict> {
         self.stats.validations += 1;
-        let checked = validate::complete_cex(self.orig, &cex, &self.z3)
+        let checked = validate::complete_cex(self.orig, cex, &self.z3)
             .and_then(|cex| validate::check_cex(self.orig, &cex).map(|()| cex));
         match checked {
             Ok(cex) => {
                 log::info!("{engine}: counterexample of {} steps replayed", cex.len());
+                self.stats.validation = Some(format!("replayed {} steps", cex.len()));
                 self.stats.winner = Some(engine);
                 Some(Verdict::Unsat(cex))
             }

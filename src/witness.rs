@@ -1,8 +1,8 @@
 //! Printing witnesses: models as SMT-LIB `define-fun`s, counterexamples as numbered clause applications.
 
-use crate::frontend::passes::{is_chain, Cex, Model};
+use crate::frontend::passes::{is_chain, AccelCex, Cex, Link, Model};
 use crate::frontend::ChcSystem;
-use crate::logic::{eval, smt_symbol, SmtTerm};
+use crate::logic::{eval, smt_symbol, SmtTerm, Value};
 use std::fmt::Write;
 
 /// One `(define-fun P ((x0 Int) ...) Bool body)` per predicate, in declaration order;
@@ -84,6 +84,61 @@ pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
             c.line,
             vals.join(" ")
         );
+    }
+    out.push(')');
+    out
+}
+
+/// A counterexample with accelerated segments: its steps as in [`cex_to_text`] (a chain),
+/// and each segment as `(segment i (pred args-from) (pred args-to) (n N) (cycle (line L)
+/// ..) (tau ((x0 Int) ..) ((y0 Int) ..) n formula))`.
+pub fn accel_cex_to_text(sys: &ChcSystem, cex: &AccelCex) -> String {
+    let mut out = String::from("(\n");
+    let app = |p: crate::frontend::PredId, vals: &[Value]| -> String {
+        let name = smt_symbol(&sys.pred(p).name);
+        if vals.is_empty() {
+            return name;
+        }
+        let args: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+        format!("({name} {})", args.join(" "))
+    };
+    for (i, l) in cex.iter().enumerate() {
+        match l {
+            Link::Step(s) => {
+                let mut s = s.clone();
+                s.premises.clear(); // a chain: the link before
+                let one = cex_to_text(sys, &vec![s]);
+                let line = one.lines().nth(1).unwrap_or("").trim();
+                let line = line.replacen("(step 0 ", &format!("(step {i} "), 1);
+                let _ = writeln!(out, "  {line}");
+            }
+            Link::Segment(s) => {
+                let lines: Vec<String> = s
+                    .cycle
+                    .iter()
+                    .map(|c| format!("(line {})", sys.clauses[c.idx()].line))
+                    .collect();
+                let decl = |vs: &[crate::logic::Var]| -> String {
+                    let d: Vec<String> = vs
+                        .iter()
+                        .map(|v| format!("({} {})", smt_symbol(&v.name), v.sort))
+                        .collect();
+                    format!("({})", d.join(" "))
+                };
+                let _ = writeln!(
+                    out,
+                    "  (segment {i} {} {} (n {}) (cycle {}) (tau {} {} {} {}))",
+                    app(s.pred, &s.from),
+                    app(s.pred, &s.to),
+                    s.count,
+                    lines.join(" "),
+                    decl(&s.pre),
+                    decl(&s.post),
+                    smt_symbol(&s.n.name),
+                    SmtTerm(&s.tau)
+                );
+            }
+        }
     }
     out.push(')');
     out

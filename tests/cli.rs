@@ -87,8 +87,10 @@ fn timeout_is_honoured_and_kills_every_solver() {
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(&z3, &link).unwrap();
     let start = Instant::now();
+    // ABMC finds it at once, but expanding its 10^6 steps (--expand) takes longer than 2 s
+    // (certified without --expand, it is answered in 0.1 s)
     let out = chcsolve()
-        .args(["--timeout", "2", "--z3"])
+        .args(["--timeout", "2", "--expand", "--z3"])
         .arg(&link)
         .arg(bench_dir().join("gen/counter-1000000-unsat.smt2"))
         .output()
@@ -114,8 +116,9 @@ fn witnesses_are_printed() {
     let s = String::from_utf8_lossy(&sat.stdout);
     assert!(s.starts_with("sat\n"), "{s}");
     assert!(s.contains("(define-fun P ((x0 Int)) Bool"), "{s}");
+    // every concrete step, even when ABMC answers with an accelerated segment
     let unsat = chcsolve()
-        .arg("--print-witness")
+        .args(["--print-witness", "--expand"])
         .arg(bench_dir().join("gen/counter-10-unsat.smt2"))
         .output()
         .unwrap();
@@ -124,6 +127,24 @@ fn witnesses_are_printed() {
     assert!(
         s.contains("(step 11 "),
         "counterexample of 12 steps expected: {s}"
+    );
+    // without --expand, ABMC's segment as it is
+    let deep = chcsolve()
+        .args(["--print-witness", "--engine", "abmc", "--stats"])
+        .arg(bench_dir().join("gen/counter-1000000-unsat.smt2"))
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&deep.stdout);
+    assert!(s.starts_with("unsat\n"), "{s}");
+    assert!(
+        s.contains("(segment 1 (P 0) (P 1000000) (n 1000000) (cycle (line 7)) (tau "),
+        "{s}"
+    );
+    assert!(s.contains("(step 2 (line 8) false ((x 1000000)))"), "{s}");
+    let err = String::from_utf8_lossy(&deep.stderr);
+    assert!(
+        err.contains("; validation: certified 1 accelerated segments"),
+        "{err}"
     );
 }
 
@@ -136,6 +157,7 @@ fn help_explains_every_option() {
         "--solver",
         "--timeout",
         "--print-witness",
+        "--expand",
         "--stats",
         "--tee",
         "--z3",

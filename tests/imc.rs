@@ -56,6 +56,9 @@ fn run(path: &str, expected: &str, secs: u64) -> &'static str {
         Verdict::Unsat(c) => {
             validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"))
         }
+        Verdict::UnsatAccelerated(c) => validate::check_accel_cex(&out.system, c, &z3(), None)
+            .map(|_| ())
+            .unwrap_or_else(|e| panic!("{path}: {e}")),
         Verdict::Unknown(_) => {}
     }
     assert_eq!(

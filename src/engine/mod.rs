@@ -17,10 +17,13 @@ pub mod bmc;
 pub mod imc;
 pub mod kind;
 pub mod kinductive;
+mod path;
 pub mod pdkind;
 pub mod pdr;
 pub mod tpa;
 mod unroll;
+
+pub use path::{AccelPath, Expand, TsLink, TsPath, TsSegment};
 
 pub use unroll::{bmc_query, confirm_cex, Unroller};
 
@@ -84,6 +87,10 @@ pub enum TsAnswer {
         k: usize,
         vals: Assignment,
     },
+    /// Unsafe, with a path given step by step.
+    UnsafePath(TsPath),
+    /// Unsafe, with a path whose steps may be accelerated segments (ABMC).
+    UnsafeAccel(AccelPath),
     Unknown(Stop),
 }
 

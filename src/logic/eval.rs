@@ -22,8 +22,78 @@ pub fn smt_div(a: &BigInt, d: &BigInt) -> BigInt {
 
 /// Evaluates `t`; an unassigned variable is an error naming it.
 pub fn eval(t: &Term, a: &Assignment) -> Result<Value, String> {
+    if let Some(v) = eval_shallow(t, a, 2) {
+        return v;
+    }
     let mut memo: FxHashMap<u64, Value> = FxHashMap::default();
     eval_memo(t, a, &mut memo)
+}
+
+/// Evaluates shallow terms without a memo table (the common case of long counterexamples:
+/// literals over variables, and conjunctions of them): `None` when `t` is deeper than
+/// `depth` connectives above linear atoms over variables.
+fn eval_shallow(t: &Term, a: &Assignment, depth: usize) -> Option<Result<Value, String>> {
+    let var = |v: &Var| -> Result<Value, String> {
+        match a.get(v) {
+            Some(val) if val.sort() == v.sort => Ok(val.clone()),
+            Some(val) => Err(format!("value {val} has the wrong sort for {}", v.name)),
+            None => Err(format!("no value for variable {}", v.name)),
+        }
+    };
+    let lin = |l: &super::Lin| -> Option<Result<BigInt, String>> {
+        let mut acc = l.k.clone();
+        for (s, c) in &l.terms {
+            let TermNode::Var(v) = s.get() else {
+                return None;
+            };
+            match var(v) {
+                Ok(Value::Int(n)) => acc += c * n,
+                Ok(Value::Bool(_)) => return Some(Err(format!("ill-sorted term {s:?}"))),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(Ok(acc))
+    };
+    let sub = |s: &Term| -> Option<Result<bool, String>> {
+        if depth == 0 {
+            return None;
+        }
+        Some(match eval_shallow(s, a, depth - 1)? {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(Value::Int(_)) => Err(format!("ill-sorted term {s:?}")),
+            Err(e) => Err(e),
+        })
+    };
+    Some(match t.get() {
+        TermNode::Var(v) => var(v),
+        TermNode::Bool(b) => Ok(Value::Bool(*b)),
+        TermNode::Int(n) => Ok(Value::Int(n.clone())),
+        TermNode::Lin(l) => lin(l)?.map(Value::Int),
+        TermNode::Le(l) => lin(l)?.map(|x| Value::Bool(!x.is_positive())),
+        TermNode::EqZ(l) => lin(l)?.map(|x| Value::Bool(x.is_zero())),
+        TermNode::Not(s) => sub(s)?.map(|b| Value::Bool(!b)),
+        TermNode::And(ts) | TermNode::Or(ts) => {
+            let and = matches!(t.get(), TermNode::And(_));
+            // every child must be shallow (so that errors come out as with the memo)
+            let mut vals = vec![];
+            for s in ts {
+                vals.push(sub(s)?);
+            }
+            let mut r = and;
+            for v in vals {
+                match v {
+                    Ok(b) if b != and => {
+                        r = !and;
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            Ok(Value::Bool(r))
+        }
+        _ => return None,
+    })
 }
 
 pub fn eval_bool(t: &Term, a: &Assignment) -> Result<bool, String> {

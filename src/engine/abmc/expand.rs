@@ -5,16 +5,19 @@
 //! equations of the cycle's transitions determine them (the common case: counters and
 //! assignments), else by one solver query for the iteration, which also asks that `tau_l`
 //! with `N - i - 1` iterations still leads to `post`. Learned transitions inside a cycle are
-//! expanded recursively. The validator replays the result; nothing here is trusted.
+//! expanded recursively, or kept as segments of their own when asked (so a nested loop
+//! becomes its outer iterations, each with its inner loop as one segment). The validator
+//! replays or certifies the result; nothing here is trusted.
 
-use super::{Run, Tr};
-use crate::engine::Stop;
+use super::{Table, Tr};
+use crate::engine::{Stop, TsLink};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SolverConfig};
 use crate::ts::TransitionSystem;
 use num_bigint::BigInt;
 use num_traits::Zero;
 use rustc_hash::FxHashMap;
+use std::time::Instant;
 
 pub(super) struct Expander<'a> {
     ts: &'a TransitionSystem,
@@ -22,6 +25,20 @@ pub(super) struct Expander<'a> {
     smt: Option<Smt>,
     /// Iterations that needed the solver.
     pub queries: usize,
+    /// Keep inner learned transitions whose cycle has no learned transition as segments.
+    pub keep_segments: bool,
+    pub deadline: Option<Instant>,
+    plans: FxHashMap<usize, std::rc::Rc<Vec<StepPlan>>>,
+    /// The count each inner learned transition had the last time it was expanded.
+    last_count: FxHashMap<usize, BigInt>,
+}
+
+/// One step of a cycle, prepared for propagation.
+struct StepPlan {
+    t: Tr,
+    lits: Vec<Term>,
+    vars: Vec<Var>,
+    defs: Vec<(Var, Term)>,
 }
 
 /// One step of a cycle with its values (state, next, and the step's other variables).
@@ -34,6 +51,10 @@ impl<'a> Expander<'a> {
             cfg,
             smt: None,
             queries: 0,
+            keep_segments: false,
+            deadline: None,
+            plans: FxHashMap::default(),
+            last_count: FxHashMap::default(),
         }
     }
 
@@ -41,14 +62,16 @@ impl<'a> Expander<'a> {
     /// step values `a` (state, next, and `l`'s iteration count).
     pub fn learned(
         &mut self,
-        run: &Run,
+        run: &Table,
         l: usize,
         a: &Assignment,
         nval: &BigInt,
-        out: &mut Vec<Assignment>,
+        out: &mut Vec<TsLink>,
     ) -> Result<(), Stop> {
         let ts = self.ts;
         let cycle = run.learned[l].cycle.clone();
+        let mut iterations = 0u32;
+        let forced = run.pure(l);
         let mut y: Assignment = ts
             .state
             .iter()
@@ -58,20 +81,38 @@ impl<'a> Expander<'a> {
         let mut left = nval.clone();
         while left > BigInt::zero() {
             left -= 1;
-            let steps = match self.propagate(run, &cycle, &y) {
+            iterations = iterations.wrapping_add(1);
+            if iterations % 4096 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stop::SolverError("abmc: out of time expanding".into()));
+            }
+            // In a cycle of original transitions, values that equations determine are the
+            // only ones possible: the run is forced, and only its end needs checking.
+            let steps = match self.propagate(run, l, &y) {
+                Some(steps) if forced && !left.is_zero() => steps,
                 Some(steps) if self.ends_well(run, l, &steps, &post, &left) => steps,
                 _ => self.solve(run, l, &cycle, &y, &post, &left)?,
             };
+            for (t, s) in &steps {
+                if let Tr::Learned(l2) = t {
+                    if let Some(Value::Int(v)) = s.get(&run.learned[*l2].n) {
+                        self.last_count.insert(*l2, v.clone());
+                    }
+                }
+            }
             for (t, s) in steps {
                 y = next_state(ts, &s);
                 match t {
-                    Tr::Orig(_) => out.push(s),
+                    Tr::Orig(_) => out.push(TsLink::Step(s)),
                     Tr::Learned(l2) => {
                         let n2 = match s.get(&run.learned[l2].n) {
                             Some(Value::Int(v)) => v.clone(),
                             _ => return Err(Stop::SolverError("abmc: no inner count".into())),
                         };
-                        self.learned(run, l2, &s, &n2, out)?;
+                        if self.keep_segments && run.pure(l2) {
+                            out.push(TsLink::Segment(run.segment(l2, s, n2)));
+                        } else {
+                            self.learned(run, l2, &s, &n2, out)?;
+                        }
                     }
                 }
             }
@@ -79,49 +120,73 @@ impl<'a> Expander<'a> {
         Ok(())
     }
 
-    /// The steps of one run of `cycle` from `pre`, when equations determine every value.
-    fn propagate(&self, run: &Run, cycle: &[Tr], pre: &Assignment) -> Option<Vec<Step>> {
-        let ts = self.ts;
-        let mut y = pre.clone();
-        let mut out = vec![];
-        for &t in cycle {
-            let Tr::Orig(o) = t else { return None };
-            let lits = &run.orig[o];
-            let mut a = y.clone();
-            let vars: Vec<Var> = {
-                let mut v = vec![];
-                for l in lits {
-                    for x in free_vars(l) {
-                        if !v.contains(&x) {
-                            v.push(x);
+    /// What propagation needs of each step of `l`'s cycle: its literals, their variables
+    /// and the definitions they give (computed once per learned transition).
+    fn plan(&mut self, run: &Table, l: usize) -> std::rc::Rc<Vec<StepPlan>> {
+        if let Some(p) = self.plans.get(&l) {
+            return p.clone();
+        }
+        let p: Vec<StepPlan> = run.learned[l]
+            .cycle
+            .iter()
+            .map(|&t| {
+                let lits = run.lits(t);
+                let mut vars = vec![];
+                for lt in &lits {
+                    for x in free_vars(lt) {
+                        if !vars.contains(&x) {
+                            vars.push(x);
                         }
                     }
                 }
-                v
-            };
+                let defs = lits.iter().flat_map(definitions).collect();
+                StepPlan {
+                    t,
+                    lits,
+                    vars,
+                    defs,
+                }
+            })
+            .collect();
+        let p = std::rc::Rc::new(p);
+        self.plans.insert(l, p.clone());
+        p
+    }
+
+    /// The steps of one run of `l`'s cycle from `pre`, when equations determine every
+    /// value; an inner learned step gets the count it had last time.
+    fn propagate(&mut self, run: &Table, l: usize, pre: &Assignment) -> Option<Vec<Step>> {
+        let ts = self.ts;
+        let plan = self.plan(run, l);
+        let mut y = pre.clone();
+        let mut out = vec![];
+        for st in plan.iter() {
+            let mut a = y;
+            if let Tr::Learned(l2) = st.t {
+                let n2 = self.last_count.get(&l2)?;
+                a.insert(run.learned[l2].n.clone(), Value::Int(n2.clone()));
+            }
             let mut progress = true;
             while progress {
                 progress = false;
-                for l in lits {
-                    for (v, rhs) in definitions(l) {
-                        if a.contains_key(&v) {
-                            continue;
-                        }
-                        if let Ok(x) = eval(&rhs, &a) {
-                            a.insert(v, x);
-                            progress = true;
-                        }
+                for (v, rhs) in &st.defs {
+                    if a.contains_key(v) {
+                        continue;
+                    }
+                    if let Ok(x) = eval(rhs, &a) {
+                        a.insert(v.clone(), x);
+                        progress = true;
                     }
                 }
             }
-            if !vars.iter().all(|v| a.contains_key(v))
+            if !st.vars.iter().all(|v| a.contains_key(v))
                 || !ts.next.iter().all(|n| a.contains_key(n))
-                || !lits.iter().all(|l| eval_bool(l, &a) == Ok(true))
+                || !st.lits.iter().all(|l| eval_bool(l, &a) == Ok(true))
             {
                 return None;
             }
             y = next_state(ts, &a);
-            out.push((t, a));
+            out.push((st.t, a));
         }
         Some(out)
     }
@@ -129,7 +194,7 @@ impl<'a> Expander<'a> {
     /// Does the run `steps` end where `left` more iterations of `tau_l` reach `post`?
     fn ends_well(
         &self,
-        run: &Run,
+        run: &Table,
         l: usize,
         steps: &[Step],
         post: &Assignment,
@@ -167,7 +232,7 @@ impl<'a> Expander<'a> {
     /// `tau_l` reach `post`.
     fn solve(
         &mut self,
-        run: &Run,
+        run: &Table,
         l: usize,
         cycle: &[Tr],
         pre: &Assignment,

@@ -25,12 +25,19 @@
 //! invariant. We compute it without quantifiers by model-based projection and hand it to
 //! the validator, which checks it like any other invariant and trusts none of this.
 //!
-//! A counterexample is expanded into the concrete steps of its learned transitions (exact
-//! evaluation where the steps are determined, a solver query per iteration otherwise) and
-//! replayed by the validator as usual.
+//! A counterexample keeps its learned steps as accelerated segments, which the validator
+//! certifies without expanding them (`cex.rs`); on demand it is expanded into concrete
+//! steps (exact evaluation where the steps are determined, a solver query per iteration
+//! otherwise, `expand.rs`) and replayed.
 
 pub mod accel;
+mod cex;
+mod closed;
+mod compose;
 mod expand;
+
+use cex::Table;
+use compose::compose;
 
 use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::logic::*;
@@ -84,8 +91,12 @@ enum Tr {
 }
 
 /// A transition learned by accelerating `cycle`.
+#[derive(Clone)]
 struct Learned {
     cycle: Vec<Tr>,
+    /// The values of the cycle's steps on the trace it was learned from (state, next,
+    /// locals per step): they name the clauses of the cycle.
+    sample: Vec<Assignment>,
     /// Literals over state, next, `n` (named `abmc.n<id>`).
     lits: Vec<Term>,
     n: Var,
@@ -505,7 +516,10 @@ impl<'a> Run<'a> {
             if self.cache.contains_key(suffix) {
                 continue;
             }
-            let l = self.accelerate(suffix)?;
+            let sample = (s..trace.len())
+                .map(|j| self.step_values(model, j))
+                .collect();
+            let l = self.accelerate(suffix, sample)?;
             self.cache.insert(suffix.to_vec(), l);
             if l.is_some() {
                 return Ok(true);
@@ -551,7 +565,7 @@ impl<'a> Run<'a> {
 
     /// Composes `cycle` into one conjunctive transition and accelerates it; the new
     /// learned transition is asserted at every step, with its blocking clauses.
-    fn accelerate(&mut self, cycle: &[Tr]) -> Result<Option<usize>, Stop> {
+    fn accelerate(&mut self, cycle: &[Tr], sample: Vec<Assignment>) -> Result<Option<usize>, Stop> {
         let composed = compose(
             self.ts,
             &cycle.iter().map(|&t| self.lits(t)).collect::<Vec<_>>(),
@@ -577,6 +591,7 @@ impl<'a> Run<'a> {
         self.c.exact += usize::from(acc.exact);
         self.learned.push(Learned {
             cycle: cycle.to_vec(),
+            sample,
             lits: acc.lits,
             n,
             exact: acc.exact,
@@ -589,48 +604,6 @@ impl<'a> Run<'a> {
             self.block(l, 0, self.bound - 1)?;
         }
         Ok(Some(l))
-    }
-
-    /// A counterexample from a model of the unrolling to bound `b` with the query, expanded
-    /// into concrete steps.
-    fn counterexample(&mut self, b: usize, model: &Assignment) -> Result<TsAnswer, Stop> {
-        let trace = self.trace(model, b)?;
-        let mut ex = expand::Expander::new(self.ts, self.smt_cfg);
-        let mut steps: Vec<Assignment> = vec![];
-        for (j, &t) in trace.iter().enumerate() {
-            let a = self.step_values(model, j);
-            match t {
-                Tr::Orig(_) => steps.push(a),
-                Tr::Learned(l) => {
-                    let nval = match a.get(&self.learned[l].n) {
-                        Some(Value::Int(v)) => v.clone(),
-                        _ => return Err(Stop::SolverError("abmc: no iteration count".into())),
-                    };
-                    ex.learned(self, l, &a, &nval, &mut steps)?;
-                }
-            }
-        }
-        let k = steps.len();
-        self.c.cex_steps = k;
-        log::info!("abmc: counterexample of {b} steps, {k} concrete");
-        // the concrete path over step-indexed names, with init's locals at 0 and the query's at k
-        let mut vals = Assignment::default();
-        for (i, s) in steps.iter().enumerate() {
-            for (v, x) in s {
-                vals.insert(self.ts.at_var(v, i), x.clone());
-            }
-        }
-        // init's variables at 0 and the query's at b (state variables included, for a path
-        // without steps) move to 0 and k
-        let ts = self.ts;
-        for (t, from, to) in [(&ts.init, 0, 0), (&ts.query, b, k)] {
-            for v in free_vars(t) {
-                if let Some(x) = model.get(&ts.at_var(&v, from)) {
-                    vals.insert(ts.at_var(&v, to), x.clone());
-                }
-            }
-        }
-        Ok(TsAnswer::Unsafe { k, vals })
     }
 
     /// The states reachable in fewer than `b` steps, as a quantifier-free formula over the
@@ -720,146 +693,6 @@ fn strict(l: &Term, a: &Assignment) -> Term {
         }
     }
     l.clone()
-}
-
-/// The conjunction of `ts`, one after another: step `m` goes from `z<m>` to `z<m+1>`, with
-/// `z0` the state and the last the next state; other variables get a prefix per step.
-fn compose(ts: &TransitionSystem, parts: &[Vec<Term>]) -> Vec<Term> {
-    let k = parts.len();
-    let mid = |m: usize, s: &Var| -> Term {
-        if m == 0 {
-            mk_var_of(s)
-        } else if m == k {
-            let p = ts.state.iter().position(|x| x == s).unwrap();
-            mk_var_of(&ts.next[p])
-        } else {
-            mk_var_of(&Var {
-                name: format!("abmc.z{m}.{}", s.name).into(),
-                sort: s.sort,
-            })
-        }
-    };
-    let mut out = vec![];
-    for (m, lits) in parts.iter().enumerate() {
-        for l in lits {
-            out.push(map_vars(l, &mut |v| {
-                if ts.state.contains(v) {
-                    Some(mid(m, v))
-                } else if let Some(p) = ts.next.iter().position(|x| x == v) {
-                    Some(mid(m + 1, &ts.state[p]))
-                } else if k == 1 {
-                    None
-                } else {
-                    Some(mk_var_of(&Var {
-                        name: format!("abmc.c{m}.{}", v.name).into(),
-                        sort: v.sort,
-                    }))
-                }
-            }));
-        }
-    }
-    keep_constants(ts, eliminate_temporaries(ts, out))
-}
-
-/// Rewrites `x' = c` to `x' = x` when `x = c` holds too (a location that a loop keeps):
-/// equivalent, and it lets acceleration see `x` as unchanged.
-fn keep_constants(ts: &TransitionSystem, lits: Vec<Term>) -> Vec<Term> {
-    let constant = |l: &Term| -> Option<(Var, BigInt)> {
-        let TermNode::EqZ(lin) = l.get() else {
-            return None;
-        };
-        let [(t, c)] = &lin.terms[..] else {
-            return None;
-        };
-        let v = t.as_var()?.clone();
-        // c*v + k = 0
-        if *c == BigInt::from(1) {
-            Some((v, -lin.k.clone()))
-        } else if *c == BigInt::from(-1) {
-            Some((v, lin.k.clone()))
-        } else {
-            None
-        }
-    };
-    let consts: FxHashMap<Var, BigInt> = lits.iter().filter_map(constant).collect();
-    lits.into_iter()
-        .map(|l| match constant(&l) {
-            Some((v, c)) => match ts.next.iter().position(|x| *x == v) {
-                Some(p) if consts.get(&ts.state[p]) == Some(&c) => {
-                    mk_eq(mk_var_of(&v), mk_var_of(&ts.state[p]))
-                }
-                _ => l,
-            },
-            None => l,
-        })
-        .collect()
-}
-
-/// Eliminates, exactly, the variables other than state and next-state variables that an
-/// equation defines, turning opposite bounds into equations between rounds.
-fn eliminate_temporaries(ts: &TransitionSystem, mut lits: Vec<Term>) -> Vec<Term> {
-    let keep = |v: &Var| ts.state.contains(v) || ts.next.contains(v);
-    loop {
-        let def = lits.iter().enumerate().find_map(|(i, l)| {
-            definitions(l)
-                .into_iter()
-                .find(|(v, _)| !keep(v))
-                .map(|d| (i, d))
-        });
-        match def {
-            Some((i, (v, rhs))) => {
-                lits.remove(i);
-                let map: FxHashMap<Var, Term> = [(v, rhs)].into_iter().collect();
-                let mut next = vec![];
-                for l in &lits {
-                    let t = subst(l, &map);
-                    if t.as_bool() != Some(true) && !next.contains(&t) {
-                        next.push(t);
-                    }
-                }
-                lits = next;
-            }
-            None => {
-                let before = lits.len();
-                lits = bounds_to_equations(lits);
-                if lits.len() == before {
-                    return lits;
-                }
-            }
-        }
-    }
-}
-
-/// Replaces each pair `a <= 0`, `-a <= 0` by `a = 0`, so that the iteration count of an
-/// inner loop whose exit fixes it (`n <= 50`, `n >= 50`) is defined by an equation.
-fn bounds_to_equations(lits: Vec<Term>) -> Vec<Term> {
-    let les: Vec<(usize, Lin)> = lits
-        .iter()
-        .enumerate()
-        .filter_map(|(i, l)| match l.get() {
-            TermNode::Le(a) => Some((i, a.clone())),
-            _ => None,
-        })
-        .collect();
-    let mut gone = vec![false; lits.len()];
-    let mut eqs = vec![];
-    for (x, (i, a)) in les.iter().enumerate() {
-        for (j, b) in &les[x + 1..] {
-            if !gone[*i] && !gone[*j] && a.add(b) == Lin::zero() {
-                gone[*i] = true;
-                gone[*j] = true;
-                eqs.push(mk_eqz_lin(a.clone()));
-            }
-        }
-    }
-    let mut out: Vec<Term> = lits
-        .into_iter()
-        .zip(gone)
-        .filter(|(_, g)| !g)
-        .map(|(l, _)| l)
-        .collect();
-    out.extend(eqs);
-    out
 }
 
 /// Does `w` contain two adjacent copies of a non-empty word?

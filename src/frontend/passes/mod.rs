@@ -6,14 +6,16 @@
 
 mod coi;
 mod inline;
+mod segment;
 mod simplify;
 
 pub use coi::ConeOfInfluence;
 pub use inline::Inline;
+pub use segment::{accel_cex_back, accel_cex_len, AccelCex, Link, Segment};
 pub use simplify::Simplify;
 
 use super::chc::{ChcSystem, ClauseId, PredId};
-use crate::logic::{eval, mk_var_of, Assignment, Term, Var};
+use crate::logic::{eval, Assignment, Term, Var};
 use rustc_hash::FxHashMap;
 
 /// An interpretation of predicates: a formula over the predicate's [`params`](super::PredDecl::params).
@@ -130,15 +132,22 @@ pub fn expand_cex(origins: &[Origin], old: &ChcSystem, c: Cex) -> Cex {
     let mut out: Cex = vec![];
     // the index in `out` of the old step that stands for each new step's head
     let mut root: Vec<usize> = Vec::with_capacity(c.len());
+    // each old clause's variables, computed once (long counterexamples repeat clauses)
+    let mut vars_of: Vec<Option<Vec<Var>>> = vec![None; old.clauses.len()];
     for step in c {
         let base = out.len();
         let origin = &origins[step.clause.idx()].0;
         for e in origin {
             let mut vals = Assignment::default();
-            for v in old.clauses[e.clause.idx()].vars() {
-                let t = e.map.get(&v).cloned().unwrap_or_else(|| mk_var_of(&v));
-                if let Ok(x) = eval(&t, &step.vals) {
-                    vals.insert(v, x);
+            let vars =
+                vars_of[e.clause.idx()].get_or_insert_with(|| old.clauses[e.clause.idx()].vars());
+            for v in vars.iter() {
+                let x = match e.map.get(v) {
+                    Some(t) => eval(t, &step.vals).ok(),
+                    None => step.vals.get(v).cloned(),
+                };
+                if let Some(x) = x {
+                    vals.insert(v.clone(), x);
                 }
             }
             let premises = e

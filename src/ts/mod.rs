@@ -6,6 +6,8 @@
 //! Each clause is one disjunct. Slots a predicate does not use are set to 0/false on
 //! every transition into it, so an invariant restricted to `loc = P` is P's model.
 
+mod accel;
+
 use crate::frontend::passes::{chain, Cex, Model};
 use crate::frontend::{ChcSystem, Clause, ClauseId, PredApp, PredId};
 use crate::logic::*;

@@ -3,7 +3,12 @@
 //! It shares no code with the engines or the preprocessing: a model is checked clause by
 //! clause in a fresh z3 process (`body interpretations /\ constraint /\ not head` must be
 //! unsat), and a counterexample is replayed by exact evaluation. Keep it that way, so a
-//! bug elsewhere cannot hide in here.
+//! bug elsewhere cannot hide in here. A counterexample with accelerated segments is checked
+//! without expanding them ([`segment`]).
+
+mod segment;
+
+pub use segment::{check_accel_cex, complete_accel_cex, AccelReport, PROOF_LIMIT};
 
 use crate::frontend::passes::{Cex, CexStep, Model};
 use crate::frontend::{ChcSystem, Clause, PredApp};
@@ -125,14 +130,18 @@ pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
     }
     let mut heads: Vec<Option<(crate::frontend::PredId, Vec<Value>)>> = vec![];
     let mut used = vec![false; cex.len()];
+    let mut vars_of: Vec<Option<Vec<Var>>> = vec![None; sys.clauses.len()];
     for (i, step) in cex.iter().enumerate() {
         let c = sys
             .clauses
             .get(step.clause.idx())
             .ok_or_else(|| format!("step {i}: no clause {}", step.clause.0))?;
         let at = |what: &str| format!("step {i} (clause at line {}): {what}", c.line);
-        for v in c.vars() {
-            if !step.vals.contains_key(&v) {
+        for v in vars_of[step.clause.idx()]
+            .get_or_insert_with(|| c.vars())
+            .iter()
+        {
+            if !step.vals.contains_key(v) {
                 return Err(at(&format!("no value for {}", v.name)));
             }
         }
@@ -191,15 +200,19 @@ pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
 /// the formula of its derivation (each step's constraint, each body application equal to its
 /// premise's head), with the known values fixed. The result still
 /// has to pass [`check_cex`]; this only finds values, it proves nothing.
-pub fn complete_cex(sys: &ChcSystem, cex: &Cex, smt_cfg: &SolverConfig) -> Result<Cex, String> {
+pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result<Cex, String> {
+    let mut vars_of: Vec<Option<Vec<Var>>> = vec![None; sys.clauses.len()];
     let complete = cex.iter().all(|s| {
-        sys.clauses[s.clause.idx()]
-            .vars()
+        let Some(c) = sys.clauses.get(s.clause.idx()) else {
+            return true; // check_cex rejects it
+        };
+        vars_of[s.clause.idx()]
+            .get_or_insert_with(|| c.vars())
             .iter()
             .all(|v| s.vals.contains_key(v))
     });
     if complete {
-        return Ok(cex.clone());
+        return Ok(cex);
     }
     let mut smt = Smt::new(smt_cfg, "complete-cex").map_err(|e| e.to_string())?;
     let mut steps: Vec<(Clause, Vec<(Var, Var)>)> = vec![];
@@ -239,7 +252,7 @@ pub fn complete_cex(sys: &ChcSystem, cex: &Cex, smt_cfg: &SolverConfig) -> Resul
         r => return Err(format!("the counterexample's path formula is {r}")),
     }
     let mut out = vec![];
-    for ((_, pairs), s) in steps.iter().zip(cex) {
+    for ((_, pairs), s) in steps.iter().zip(&cex) {
         let ws: Vec<Var> = pairs.iter().map(|(_, w)| w.clone()).collect();
         let vals = smt.get_values(&ws).map_err(|e| e.to_string())?;
         out.push(CexStep {
