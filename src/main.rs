@@ -45,10 +45,17 @@ struct Cli {
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
 
-    /// After sat, print the model as one `(define-fun P ((x0 Int) ...) Bool ...)` per
-    /// predicate; after unsat, the counterexample as numbered clause applications with values.
+    /// After sat, print the model: one quantifier-free `(define-fun P ((x0 Int) ...) Bool ...)`
+    /// per predicate of the input, under its declared name; after unsat, the derivation of
+    /// false in Golem's format (numbered ground facts, each with the steps it derives from).
     #[arg(long)]
     print_witness: bool,
+
+    /// How --print-witness prints a counterexample: `golem` (the default: Golem's numbered
+    /// derivation) or `list` (our clause applications with the line of each clause and the
+    /// value of every variable).
+    #[arg(long, value_enum, default_value = "golem", value_name = "FORMAT")]
+    witness_format: WitnessFormat,
 
     /// Print statistics to standard error: times, clauses, engine counters, SMT queries and
     /// time in the solver, answers validated.
@@ -83,6 +90,13 @@ struct Cli {
     /// More log on standard error: -v progress, -vv details, -vvv every solver command.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
+}
+
+/// The counterexample formats of `--print-witness`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum WitnessFormat {
+    Golem,
+    List,
 }
 
 /// True once the answer line is printed; held while the answer and witness are printed, so
@@ -269,6 +283,9 @@ fn stats_json(o: &Outcome) -> serde_json::Value {
         "validations": s.validations,
         "validation-failures": s.validation_failures,
         "validations-undecided": s.validations_undecided,
+        "models-quantified": s.models_quantified,
+        "models-qe-fallback": s.models_qe_fallback,
+        "models-qe-failed": s.models_qe_failed,
         "interpolation": interp,
         "engines": engines,
     })
@@ -290,6 +307,10 @@ fn print_stats(o: &Outcome) {
         s.validations, s.validation_failures
     );
     eprintln!("; validations undecided: {}", s.validations_undecided);
+    eprintln!(
+        "; models quantified: {} (qe fallback: {}, qe failed: {})",
+        s.models_quantified, s.models_qe_fallback, s.models_qe_failed
+    );
     for (b, st) in chcsolve::interp::global_stats() {
         eprintln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
@@ -401,9 +422,14 @@ fn main() {
                     Verdict::Sat(m) => {
                         println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
                     }
-                    Verdict::Unsat(c) => {
-                        println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
-                    }
+                    Verdict::Unsat(c) => match cli.witness_format {
+                        WitnessFormat::Golem => {
+                            print!("{}", chcsolve::witness::cex_to_golem(&o.system, c))
+                        }
+                        WitnessFormat::List => {
+                            println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
+                        }
+                    },
                     Verdict::Unknown(why) => log::info!("unknown: {why}"),
                 }
             }
