@@ -173,8 +173,8 @@ fn random_formulas_are_eliminated_exactly() {
     let p = mk_var("p", Sort::Bool);
     let q = mk_var("q", Sort::Bool);
     let mut r = Rng(12);
-    for i in 0..60 {
-        let phi = formula(&mut r, &[x.clone(), y.clone(), a.clone(), b.clone()], &p, 2);
+    for i in 0..40 {
+        let phi = formula(&mut r, &[x.clone(), y.clone(), a.clone(), b.clone()], &p, 1);
         let (vs, bool_var) = if i % 3 == 0 { (&q, true) } else { (&p, false) };
         let mut elim = vec![a.as_var().unwrap().clone(), b.as_var().unwrap().clone()];
         if bool_var {
