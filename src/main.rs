@@ -54,9 +54,11 @@ struct Cli {
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
 
-    /// After sat, print the model as one `(define-fun P ((x0 Int) ...) Bool ...)` per
-    /// predicate; after unsat, the counterexample as numbered clause applications with values
-    /// (accelerated segments as `(segment ...)`: a cycle of clauses run `n` times).
+    /// After sat, print the model: one quantifier-free `(define-fun P ((x0 Int) ...) Bool ...)`
+    /// per predicate of the input, under its declared name; after unsat, the derivation of
+    /// false in Golem's format (numbered ground facts, each with the steps it derives from),
+    /// or, for a certified accelerated counterexample, its steps and `(segment ...)`s (a cycle
+    /// of clauses run `n` times).
     #[arg(long)]
     print_witness: bool,
 
@@ -64,6 +66,12 @@ struct Cli {
     /// of certifying their segments.
     #[arg(long)]
     expand: bool,
+
+    /// How --print-witness prints a counterexample: `golem` (the default: Golem's numbered
+    /// derivation) or `list` (our clause applications with the line of each clause and the
+    /// value of every variable).
+    #[arg(long, value_enum, default_value = "golem", value_name = "FORMAT")]
+    witness_format: WitnessFormat,
 
     /// Print statistics to standard error: times, clauses, engine counters, SMT queries and
     /// time in the solver, answers validated.
@@ -104,6 +112,13 @@ struct Cli {
 /// while an answer and its witness are printed, so that a signal neither interleaves with
 /// them nor leaves a query unanswered.
 static OWED: std::sync::Mutex<usize> = std::sync::Mutex::new(1);
+
+/// The counterexample formats of `--print-witness`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum WitnessFormat {
+    Golem,
+    List,
+}
 
 /// Kills solver processes, prints `unknown` for each answer still owed, and exits when
 /// SIGINT or SIGTERM arrives.
@@ -286,6 +301,9 @@ fn stats_json(o: &Outcome) -> serde_json::Value {
         "validation-failures": s.validation_failures,
         "validations-undecided": s.validations_undecided,
         "validation": s.validation,
+        "models-quantified": s.models_quantified,
+        "models-qe-fallback": s.models_qe_fallback,
+        "models-qe-failed": s.models_qe_failed,
         "interpolation": interp,
         "engines": engines,
     })
@@ -310,6 +328,10 @@ fn print_stats(o: &Outcome) {
     if let Some(v) = &s.validation {
         eprintln!("; validation: {v}");
     }
+    eprintln!(
+        "; models quantified: {} (qe fallback: {}, qe failed: {})",
+        s.models_quantified, s.models_qe_fallback, s.models_qe_failed
+    );
     for (b, st) in chcsolve::interp::global_stats() {
         eprintln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
@@ -377,9 +399,14 @@ fn run_script(
                         Verdict::Sat(m) => {
                             println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
                         }
-                        Verdict::Unsat(c) => {
-                            println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
-                        }
+                        Verdict::Unsat(c) => match cli.witness_format {
+                            WitnessFormat::Golem => {
+                                print!("{}", chcsolve::witness::cex_to_golem(&o.system, c))
+                            }
+                            WitnessFormat::List => {
+                                println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
+                            }
+                        },
                         Verdict::UnsatAccelerated(c) => {
                             println!("{}", chcsolve::witness::accel_cex_to_text(&o.system, c))
                         }

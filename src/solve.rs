@@ -144,6 +144,13 @@ pub struct Stats {
     /// How the printed answer was validated (`replayed N steps`, `certified K accelerated
     /// segments ...`), with a fallback's reason when there was one.
     pub validation: Option<String>,
+    /// Models that had quantifiers (from inlining's back-translation, k-induction) before
+    /// they were made quantifier-free ([`crate::logic::qe`]), those of them that needed z3's
+    /// `qe` fallback for at least one quantifier, and those that could not be made
+    /// quantifier-free (not printed).
+    pub models_quantified: u32,
+    pub models_qe_fallback: u32,
+    pub models_qe_failed: u32,
     pub engines: Vec<(
         String,
         f64,
@@ -238,6 +245,7 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     let mut run = Run {
         orig: &sys,
         z3,
+        smt: smt.clone(),
         deadline,
         stats: Stats {
             clauses: sys.clauses.len(),
@@ -259,6 +267,8 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
 struct Run<'a> {
     orig: &'a ChcSystem,
     z3: SolverConfig,
+    /// The engines' solver, for the models of quantifier elimination.
+    smt: SolverConfig,
     deadline: Option<Instant>,
     stats: Stats,
     expand: bool,
@@ -443,7 +453,44 @@ impl Run<'_> {
         }
     }
 
+    /// The model with every quantifier eliminated ([`crate::logic::qe`]).
+    fn quantifier_free(&mut self, mut model: Model) -> Result<Model, String> {
+        if !model.values().any(crate::logic::qe::has_quantifier) {
+            return Ok(model);
+        }
+        self.stats.models_quantified += 1;
+        let mut qe =
+            crate::logic::qe::Qe::new(self.smt.clone(), Some(self.z3.clone()), self.deadline);
+        let mut r = Ok(());
+        for f in model.values_mut() {
+            match qe.eliminate(f) {
+                Ok(g) => *f = g,
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        log::info!("quantifier elimination: {:?}", qe.stats);
+        if qe.stats.fallbacks > 0 {
+            self.stats.models_qe_fallback += 1;
+        }
+        if r.is_err() {
+            self.stats.models_qe_failed += 1;
+        }
+        r.map(|()| model)
+    }
+
     fn accept_model(&mut self, model: Model, engine: &'static str) -> Option<Verdict> {
+        let model = match self.quantifier_free(model) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!(
+                    "{engine}: the model could not be made quantifier-free, so not printed: {e}"
+                );
+                return None;
+            }
+        };
         self.stats.validations += 1;
         match validate::check_model(self.orig, &model, &self.z3, self.remaining()) {
             Ok(()) => {

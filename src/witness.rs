@@ -1,12 +1,17 @@
-//! Printing witnesses: models as SMT-LIB `define-fun`s, counterexamples as numbered clause applications.
+//! Printing witnesses: models as SMT-LIB `define-fun`s ([`model_to_smtlib`]), counterexamples
+//! as Golem's derivations ([`cex_to_golem`], the default of `--print-witness`) or as our list
+//! of clause applications with values ([`cex_to_text`], `--witness-format list`).
 
 use crate::frontend::passes::{is_chain, AccelCex, Cex, Link, Model};
 use crate::frontend::ChcSystem;
 use crate::logic::{eval, smt_symbol, SmtTerm, Value};
 use std::fmt::Write;
 
-/// One `(define-fun P ((x0 Int) ...) Bool body)` per predicate, in declaration order;
-/// predicates the model leaves out are `false`.
+/// One `(define-fun P ((x0 Int) ...) Bool body)` per predicate of the system, in declaration
+/// order, under the predicate's name from its `declare-fun`, between parentheses (as z3 and
+/// Golem print models); predicates the model leaves out are `false`. Substituted for the
+/// `declare-fun`s of the original file, these definitions satisfy its assertions (for a model
+/// of a [`Verdict::Sat`](crate::Verdict::Sat), which is quantifier-free).
 pub fn model_to_smtlib(sys: &ChcSystem, m: &Model) -> String {
     let mut out = String::from("(\n");
     for p in sys.pred_ids() {
@@ -40,29 +45,7 @@ pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
     let mut out = String::from("(\n");
     for (i, s) in cex.iter().enumerate() {
         let c = &sys.clauses[s.clause.idx()];
-        let head = match &c.head {
-            Some(h) => {
-                let args: Vec<String> = h
-                    .args
-                    .iter()
-                    .map(|a| {
-                        eval(a, &s.vals)
-                            .map(|v| v.to_string())
-                            .unwrap_or("?".into())
-                    })
-                    .collect();
-                if args.is_empty() {
-                    smt_symbol(&sys.pred(h.pred).name)
-                } else {
-                    format!(
-                        "({} {})",
-                        smt_symbol(&sys.pred(h.pred).name),
-                        args.join(" ")
-                    )
-                }
-            }
-            None => "false".into(),
-        };
+        let head = ground_head(sys, s);
         let vals: Vec<String> = c
             .vars()
             .iter()
@@ -141,5 +124,64 @@ pub fn accel_cex_to_text(sys: &ChcSystem, cex: &AccelCex) -> String {
         }
     }
     out.push(')');
+    out
+}
+
+/// The ground head of step `s`: `(P v1 .. vn)`, `P` for a nullary predicate, `false` for a
+/// query.
+fn ground_head(sys: &ChcSystem, s: &crate::frontend::passes::CexStep) -> String {
+    let c = &sys.clauses[s.clause.idx()];
+    let Some(h) = &c.head else {
+        return "false".into();
+    };
+    let name = smt_symbol(&sys.pred(h.pred).name);
+    if h.args.is_empty() {
+        return name;
+    }
+    let args: Vec<String> = h
+        .args
+        .iter()
+        .map(|a| {
+            eval(a, &s.vals)
+                .map(|v| v.to_string())
+                .unwrap_or("?".into())
+        })
+        .collect();
+    format!("({name} {})", args.join(" "))
+}
+
+/// The derivation of `false` in the format Golem prints after `unsat` with `--print-witness`
+/// (its "legacy" format): step `0` is `true`; then one step per clause application, the
+/// derived ground fact (`(P 1 2)`, `false` last) and, after ` -> `, the numbers of the steps
+/// that derived its body applications in body order (a fact's premise is step `0`):
+///
+/// ```text
+/// 0:\ttrue
+/// 1:\t(P 0) ->  0
+///
+/// 2:\t(P 1) ->  1
+///
+/// 3:\tfalse ->  2
+///
+/// ```
+///
+/// followed by one empty line. Which clause a step applies is not printed (as in Golem): a
+/// checker finds a clause whose head and body predicates fit and whose constraint the values
+/// satisfy (`scripts/check-witness`).
+pub fn cex_to_golem(sys: &ChcSystem, cex: &Cex) -> String {
+    let mut out = String::from("0:\ttrue\n");
+    for (i, s) in cex.iter().enumerate() {
+        let premises: Vec<String> = if s.premises.is_empty() {
+            vec!["0".into()]
+        } else {
+            s.premises.iter().map(|p| (p + 1).to_string()).collect()
+        };
+        let _ = write!(out, "{}:\t{} -> ", i + 1, ground_head(sys, s));
+        for p in premises {
+            let _ = write!(out, " {p}");
+        }
+        out.push_str("\n\n");
+    }
+    out.push('\n');
     out
 }

@@ -123,10 +123,10 @@ fn witnesses_are_printed() {
         .output()
         .unwrap();
     let s = String::from_utf8_lossy(&unsat.stdout);
-    assert!(s.starts_with("unsat\n"), "{s}");
+    assert!(s.starts_with("unsat\n0:\ttrue\n"), "{s}");
     assert!(
-        s.contains("(step 11 "),
-        "counterexample of 12 steps expected: {s}"
+        s.contains("\n12:\tfalse ->  11\n"),
+        "a derivation of 12 clause applications after `true` expected: {s}"
     );
     // without --expand, ABMC's segment as it is
     let deep = chcsolve()
@@ -158,6 +158,7 @@ fn help_explains_every_option() {
         "--timeout",
         "--print-witness",
         "--expand",
+        "--witness-format",
         "--stats",
         "--tee",
         "--z3",

@@ -1,5 +1,6 @@
 //! Our own interpolants, for any solver: the projection of `A` onto the symbols it shares
-//! with `B`, by model-based projection ([`crate::logic::mbp`]).
+//! with `B`, by model-based projection ([`crate::logic::mbp`]), by the loop of quantifier elimination
+//! ([`crate::logic::qe::mbp_loop`]).
 //!
 //! `I = exists (vars(A) \ vars(B)). A` is the strongest interpolant whenever `A /\ B` is
 //! unsatisfiable. It is computed as a disjunction of projections: while `A /\ not I` has a
@@ -16,7 +17,7 @@
 //! it never returns a formula that fails `A => I`.
 
 use super::backend::Answer;
-use crate::logic::{free_vars, mbp, mk_and, mk_not, mk_or, Term, Var};
+use crate::logic::{free_vars, mk_or, qe, Term, Var};
 use crate::smt::{SatResult, Smt, SmtError};
 
 /// Most disjuncts the projection collects before it gives up.
@@ -27,12 +28,18 @@ pub(super) fn project(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, SmtEr
     let va = free_vars(a);
     let vb = free_vars(b);
     let elim: Vec<Var> = va.iter().filter(|v| !vb.contains(v)).cloned().collect();
-    smt.push()?;
-    let r = disjuncts(smt, a, &va, &elim)?;
-    smt.pop()?;
-    let i = match r {
-        Ok(ds) => mk_or(ds),
-        Err(why) => return Ok(Answer::Unknown(why)),
+    // the shared loop of quantifier elimination (it scopes its own assertions)
+    let i = match qe::mbp_loop(smt, &elim, a, MAX_DISJUNCTS) {
+        Ok((ds, true)) => mk_or(ds),
+        Ok((_, false)) => {
+            return Ok(Answer::Unknown(format!(
+                "own: unknown, or more than {MAX_DISJUNCTS} projections"
+            )))
+        }
+        Err(SmtError::Solver(e)) if e.starts_with("projection failed") => {
+            return Ok(Answer::Unknown(format!("own: {e}")))
+        }
+        Err(e) => return Err(e),
     };
     smt.push()?;
     smt.assert(&i)?;
@@ -44,32 +51,4 @@ pub(super) fn project(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, SmtEr
         SatResult::Sat => Answer::Sat,
         SatResult::Unknown => Answer::Unknown("own: unknown on I /\\ B".into()),
     })
-}
-
-/// The projections of `a`, one per model of `a` outside the earlier ones.
-fn disjuncts(
-    smt: &mut Smt,
-    a: &Term,
-    va: &[Var],
-    elim: &[Var],
-) -> Result<Result<Vec<Term>, String>, SmtError> {
-    smt.assert(a)?;
-    let mut ds = vec![];
-    loop {
-        match smt.check_sat()? {
-            SatResult::Unsat => return Ok(Ok(ds)),
-            SatResult::Unknown => return Ok(Err("own: unknown on A /\\ not I".into())),
-            SatResult::Sat => {}
-        }
-        if ds.len() == MAX_DISJUNCTS {
-            return Ok(Err(format!("own: more than {MAX_DISJUNCTS} projections")));
-        }
-        let model = smt.get_model(va)?;
-        let psi = match mbp::project(std::slice::from_ref(a), &model, elim) {
-            Ok(p) => mk_and(p.lits),
-            Err(e) => return Ok(Err(format!("own: projection failed: {e}"))),
-        };
-        smt.assert(&mk_not(psi.clone()))?;
-        ds.push(psi);
-    }
 }

@@ -5,6 +5,7 @@ mod eval;
 mod linear;
 pub mod mbp;
 mod print;
+pub mod qe;
 mod term;
 
 pub use defs::{definition, definitions, mk_exists_elim};

@@ -25,7 +25,7 @@ mod solver;
 mod tests;
 
 pub use kill::{kill_all_children, Deadline, KillSwitch};
-pub use sexp_term::parse_term;
+pub use sexp_term::{parse_goals, parse_term};
 pub use solver::Smt;
 
 use std::fmt;

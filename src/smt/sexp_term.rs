@@ -20,6 +20,47 @@ pub fn parse_term(text: &str, vars: &FxHashMap<String, Var>) -> Result<Term, Str
     Reader { vars, lets: vec![] }.term(&e)
 }
 
+/// Parses z3's answer to `(apply TACTIC)`, `(goals (goal f1 .. fn :precision .. :depth ..) ..)`,
+/// into the formula it stands for: the disjunction over goals of the conjunction of each
+/// goal's formulas (free variables among `vars`, as for [`parse_term`]).
+pub fn parse_goals(text: &str, vars: &FxHashMap<String, Var>) -> Result<Term, String> {
+    let e = Sexp::parse(text)?;
+    let Sexp::List(items) = &e else {
+        return Err(format!("not a goal list: `{}`", show(&e)));
+    };
+    if items.first().and_then(Sexp::symbol) != Some("goals") {
+        return Err(format!("not a goal list: `{}`", show(&e)));
+    }
+    let mut goals = vec![];
+    for g in &items[1..] {
+        let Sexp::List(parts) = g else {
+            return Err(format!("not a goal: `{}`", show(g)));
+        };
+        if parts.first().and_then(Sexp::symbol) != Some("goal") {
+            return Err(format!("not a goal: `{}`", show(g)));
+        }
+        let mut conj = vec![];
+        let mut i = 1;
+        while i < parts.len() {
+            match &parts[i] {
+                // `:precision precise`, `:depth 1`: a keyword and its value
+                Sexp::Atom(a) if a.starts_with(':') => i += 2,
+                f => {
+                    let mut r = Reader { vars, lets: vec![] };
+                    let t = r.term(f)?;
+                    if t.sort() != Sort::Bool {
+                        return Err(format!("goal formula is not Boolean: `{}`", show(f)));
+                    }
+                    conj.push(t);
+                    i += 1;
+                }
+            }
+        }
+        goals.push(mk_and(conj));
+    }
+    Ok(mk_or(goals))
+}
+
 struct Reader<'a> {
     vars: &'a FxHashMap<String, Var>,
     /// `let` scopes, innermost last.

@@ -1,0 +1,330 @@
+//! Quantifier elimination for linear integer arithmetic with Booleans (and `div`/`mod` by
+//! constants): the one place that turns `exists` into a quantifier-free formula.
+//!
+//! [`Qe::eliminate`] replaces every `exists` of a term, innermost first, by an equivalent
+//! quantifier-free formula. Each `exists xs. phi` (with `phi` quantifier-free) goes through:
+//!
+//! 1. variables that a conjunct of `phi` defines are substituted away
+//!    ([`mk_exists_elim`](super::mk_exists_elim)), and the quantifier is distributed over a
+//!    top-level disjunction;
+//! 2. **QE by model-based projection** ([`super::mbp`]): while `phi /\ not R` has a model
+//!    `M` (`R` starts as `false`), the projection `psi` of `phi` under `M` is added to `R`.
+//!    Every `psi` implies `exists xs. phi` and `M` satisfies it, so when the loop ends
+//!    (`phi => R`), `R` is equivalent to `exists xs. phi`. It ends because a formula has
+//!    finitely many projections (Loos–Weispfenning with divisibility). The models come from
+//!    the SMT solver the caller names (any of them);
+//! 3. only when the loop needs more than [`MAX_PROJECTIONS`] projections, or fails, z3's
+//!    `qe` tactic (`(apply (then qe simplify))`, then `qe2`) is asked, and its answer is read
+//!    back into our terms; an answer outside the fragment (a quantifier left, say) is an
+//!    error. [`QeStats::fallbacks`] counts these.
+//!
+//! Nothing here is trusted by the caller: a model made quantifier-free is still checked by
+//! the validator like any other.
+
+use super::*;
+use crate::smt::{parse_goals, SatResult, Smt, SmtError, SolverConfig};
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+
+/// Most projections the MBP loop collects for one quantifier before it hands over to z3.
+pub const MAX_PROJECTIONS: usize = 256;
+
+/// Counters of a [`Qe`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QeStats {
+    /// Quantifiers `exists xs. phi` eliminated (after splitting disjunctions).
+    pub quantifiers: u64,
+    /// Quantifiers that definitions alone eliminated.
+    pub by_definitions: u64,
+    /// Quantifiers eliminated by the MBP loop, and the projections it took.
+    pub by_mbp: u64,
+    pub projections: u64,
+    /// Quantifiers the MBP loop could not finish, handed to z3's `qe`.
+    pub fallbacks: u64,
+    /// Quantifiers neither could eliminate.
+    pub failures: u64,
+}
+
+/// Does `t` contain a quantifier?
+pub fn has_quantifier(t: &Term) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.uid()) {
+            continue;
+        }
+        if matches!(t.get(), TermNode::Exists(..)) {
+            return true;
+        }
+        stack.extend(t.children().into_iter().cloned());
+    }
+    false
+}
+
+/// A quantifier eliminator: solver processes (started on first use, reused) and counters.
+pub struct Qe {
+    smt_cfg: SolverConfig,
+    z3_cfg: Option<SolverConfig>,
+    deadline: Option<Instant>,
+    smt: Option<Smt>,
+    z3: Option<Smt>,
+    /// Above this many projections the MBP loop gives up (default [`MAX_PROJECTIONS`]).
+    pub max_projections: usize,
+    pub stats: QeStats,
+}
+
+impl Qe {
+    /// `smt` gives the models of the MBP loop; `z3`, when given, is the fallback; nothing
+    /// runs past `deadline`.
+    pub fn new(smt: SolverConfig, z3: Option<SolverConfig>, deadline: Option<Instant>) -> Qe {
+        Qe {
+            smt_cfg: smt,
+            z3_cfg: z3,
+            deadline,
+            smt: None,
+            z3: None,
+            max_projections: MAX_PROJECTIONS,
+            stats: QeStats::default(),
+        }
+    }
+
+    fn remaining(&self) -> Result<Option<Duration>, String> {
+        match self.deadline {
+            None => Ok(None),
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    Err("quantifier elimination: out of time".into())
+                } else {
+                    Ok(Some(left))
+                }
+            }
+        }
+    }
+
+    /// `t` with every `exists` replaced by an equivalent quantifier-free formula.
+    pub fn eliminate(&mut self, t: &Term) -> Result<Term, String> {
+        if !has_quantifier(t) {
+            return Ok(t.clone());
+        }
+        let mut memo = FxHashMap::default();
+        self.rebuild(t, &mut memo)
+    }
+
+    fn rebuild(&mut self, t: &Term, memo: &mut FxHashMap<u64, Term>) -> Result<Term, String> {
+        if let Some(r) = memo.get(&t.uid()) {
+            return Ok(r.clone());
+        }
+        if !has_quantifier(t) {
+            return Ok(t.clone());
+        }
+        let r = match t.get() {
+            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => t.clone(),
+            TermNode::Not(a) => mk_not(self.rebuild(a, memo)?),
+            TermNode::And(ts) => mk_and(self.rebuild_all(ts, memo)?),
+            TermNode::Or(ts) => mk_or(self.rebuild_all(ts, memo)?),
+            TermNode::Ite(c, a, b) => {
+                let c = self.rebuild(c, memo)?;
+                let a = self.rebuild(a, memo)?;
+                mk_ite(c, a, self.rebuild(b, memo)?)
+            }
+            TermNode::Iff(a, b) => {
+                let a = self.rebuild(a, memo)?;
+                mk_eq(a, self.rebuild(b, memo)?)
+            }
+            TermNode::Lin(l) => mk_lin(self.rebuild_lin(l, memo)?),
+            TermNode::Le(l) => mk_le_lin(self.rebuild_lin(l, memo)?),
+            TermNode::EqZ(l) => mk_eqz_lin(self.rebuild_lin(l, memo)?),
+            TermNode::Div(a, d) => mk_div(self.rebuild(a, memo)?, d.clone()),
+            TermNode::Mod(a, d) => mk_mod(self.rebuild(a, memo)?, d.clone()),
+            TermNode::Exists(vs, body) => {
+                let body = self.rebuild(body, memo)?;
+                self.exists(vs, &body)?
+            }
+        };
+        memo.insert(t.uid(), r.clone());
+        Ok(r)
+    }
+
+    fn rebuild_all(
+        &mut self,
+        ts: &[Term],
+        memo: &mut FxHashMap<u64, Term>,
+    ) -> Result<Vec<Term>, String> {
+        ts.iter().map(|s| self.rebuild(s, memo)).collect()
+    }
+
+    fn rebuild_lin(&mut self, l: &Lin, memo: &mut FxHashMap<u64, Term>) -> Result<Lin, String> {
+        let mut acc = Lin::constant(l.k.clone());
+        for (t, c) in &l.terms {
+            acc = acc.add(&Lin::of(&self.rebuild(t, memo)?).scale(c));
+        }
+        Ok(acc)
+    }
+
+    /// A quantifier-free formula equivalent to `exists vars. body`, for a quantifier-free
+    /// `body`.
+    pub fn exists(&mut self, vars: &[Var], body: &Term) -> Result<Term, String> {
+        let q = mk_exists_elim(vars.to_vec(), body.clone());
+        let TermNode::Exists(vars, body) = q.get() else {
+            self.stats.quantifiers += 1;
+            self.stats.by_definitions += 1;
+            return Ok(q);
+        };
+        if let TermNode::Or(ds) = body.get() {
+            let mut out = vec![];
+            for d in ds {
+                out.push(self.exists(vars, d)?);
+            }
+            return Ok(mk_or(out));
+        }
+        self.stats.quantifiers += 1;
+        let own = self.by_mbp(vars, body);
+        match own {
+            Ok(Some(r)) => {
+                self.stats.by_mbp += 1;
+                return Ok(r);
+            }
+            Ok(None) => {}
+            Err(e) => log::debug!("qe: projection loop failed: {e}"),
+        }
+        self.stats.fallbacks += 1;
+        match self.by_z3(vars, body) {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                self.stats.failures += 1;
+                Err(format!("quantifier elimination failed: {e}"))
+            }
+        }
+    }
+
+    /// The MBP loop; `None` when it needs more than `max_projections` projections.
+    fn by_mbp(&mut self, vars: &[Var], body: &Term) -> Result<Option<Term>, String> {
+        let limit = self.remaining()?;
+        if self.smt.as_ref().is_none_or(|s| !s.is_alive()) {
+            self.smt = Some(Smt::new(&self.smt_cfg, "qe").map_err(|e| e.to_string())?);
+        }
+        let smt = self.smt.as_mut().unwrap();
+        let guard = limit.map(|l| smt.deadline(l));
+        let r = mbp_loop(smt, vars, body, self.max_projections);
+        if guard.is_some_and(|g| g.fired()) {
+            self.smt = None;
+            return Err("quantifier elimination: out of time".into());
+        }
+        let r = r.map_err(|e| e.to_string());
+        if r.is_err() {
+            self.smt = None; // a failed process is not reused
+        }
+        let (ds, done) = r?;
+        self.stats.projections += ds.len() as u64;
+        Ok(done.then(|| mk_or(ds)))
+    }
+
+    /// z3's `qe` tactic, then `qe2`.
+    fn by_z3(&mut self, vars: &[Var], body: &Term) -> Result<Term, String> {
+        let Some(cfg) = self.z3_cfg.clone() else {
+            return Err("no z3 for the fallback".into());
+        };
+        let mut last = String::new();
+        for tactic in ["(then qe simplify)", "(then qe2 simplify)"] {
+            let limit = self.remaining()?;
+            if self.z3.as_ref().is_none_or(|s| !s.is_alive()) {
+                self.z3 = Some(Smt::new(&cfg, "qe-z3").map_err(|e| e.to_string())?);
+            }
+            let z3 = self.z3.as_mut().unwrap();
+            let guard = limit.map(|l| z3.deadline(l));
+            let r = z3_tactic(z3, vars, body, tactic);
+            if guard.is_some_and(|g| g.fired()) {
+                self.z3 = None;
+                return Err("out of time".into());
+            }
+            match r {
+                Ok(Ok(t)) => return Ok(t),
+                Ok(Err(e)) => last = format!("{tactic}: {e}"),
+                Err(e) => {
+                    self.z3 = None;
+                    last = format!("{tactic}: {e}");
+                }
+            }
+        }
+        Err(last)
+    }
+}
+
+/// The projections of `body` onto its variables other than `vars`, one per model outside
+/// the earlier ones, and whether the loop finished (their disjunction is then equivalent to
+/// `exists vars. body`) before `max` projections.
+pub fn mbp_loop(
+    smt: &mut Smt,
+    vars: &[Var],
+    body: &Term,
+    max: usize,
+) -> Result<(Vec<Term>, bool), SmtError> {
+    let fv = free_vars(body);
+    smt.push()?;
+    let r = (|| {
+        for v in &fv {
+            smt.declare(v)?;
+        }
+        smt.assert(body)?;
+        let mut ds = vec![];
+        loop {
+            match smt.check_sat()? {
+                SatResult::Unsat => return Ok((ds, true)),
+                SatResult::Unknown => return Ok((ds, false)),
+                SatResult::Sat => {}
+            }
+            if ds.len() >= max {
+                return Ok((ds, false));
+            }
+            let model = smt.get_model(&fv)?;
+            let psi = match mbp::project(std::slice::from_ref(body), &model, vars) {
+                Ok(p) => mk_and(p.lits),
+                Err(e) => return Err(SmtError::Solver(format!("projection failed: {e}"))),
+            };
+            smt.assert(&mk_not(psi.clone()))?;
+            ds.push(psi);
+        }
+    })();
+    let popped = smt.pop();
+    let r = r?;
+    popped?;
+    Ok(r)
+}
+
+/// `exists vars. body` through z3's `tactic`; the inner result is an answer z3 gave that we
+/// cannot use.
+fn z3_tactic(
+    z3: &mut Smt,
+    vars: &[Var],
+    body: &Term,
+    tactic: &str,
+) -> Result<Result<Term, String>, SmtError> {
+    let q = mk_exists(vars.to_vec(), body.clone());
+    let free = free_vars(&q);
+    z3.push()?;
+    let r = (|| {
+        for v in &free {
+            z3.declare(v)?;
+        }
+        z3.assert(&q)?;
+        z3.raw_query(&format!("(apply {tactic})"))
+    })();
+    let popped = z3.pop();
+    let text = r?;
+    popped?;
+    let names: FxHashMap<String, Var> = free
+        .iter()
+        .map(|v| (v.name.to_string(), v.clone()))
+        .collect();
+    Ok(parse_goals(&text, &names).and_then(|t| {
+        if has_quantifier(&t) {
+            Err("z3 left a quantifier".into())
+        } else {
+            Ok(t)
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests;

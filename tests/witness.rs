@@ -1,0 +1,145 @@
+//! Witnesses as `--print-witness` prints them: models quantifier-free and naming every
+//! predicate of the input, counterexamples in Golem's derivation format, and both accepted
+//! by `scripts/check-witness` (which checks them with z3 alone).
+
+mod common;
+
+use common::bench_dir;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn chcsolve() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chcsolve"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `scripts/check-witness FILE -` with `output` on standard input: its verdict line.
+fn check_witness(file: &Path, output: &str) -> String {
+    let mut child = Command::new(root().join("scripts/check-witness"))
+        .arg(file)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("scripts/check-witness runs (python3)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(output.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn solve(file: &Path, extra: &[&str]) -> String {
+    let out = chcsolve()
+        .args(["--print-witness", "--timeout", "30"])
+        .args(extra)
+        .arg(file)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn the_model_of_inlined_predicates_is_quantifier_free_and_names_every_predicate() {
+    let file = root().join("tests/witness/inlined-away.smt2");
+    let out = solve(&file, &["--stats"]);
+    assert!(out.starts_with("sat\n"), "{out}");
+    assert!(!out.contains("exists") && !out.contains("forall"), "{out}");
+    for p in ["|A b|", "Mid", "Inv", "Dead"] {
+        assert!(
+            out.contains(&format!("(define-fun {p} (")),
+            "no define-fun for {p}: {out}"
+        );
+    }
+    assert_eq!(check_witness(&file, &out), "ok (sat)", "{out}");
+    // the quantifier came from inlining: --stats counts the model
+    let err = chcsolve()
+        .args(["--stats", "--timeout", "30"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&err.stderr);
+    assert!(
+        err.contains("; models quantified: 1 (qe fallback: 0, qe failed: 0)"),
+        "{err}"
+    );
+}
+
+/// `i:\tfact -> p1 p2` lines: (number, fact, premises).
+fn golem_steps(text: &str) -> Vec<(usize, String, Vec<usize>)> {
+    let mut steps = vec![];
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        let (num, rest) = line.split_once(":\t").unwrap_or_else(|| panic!("{line:?}"));
+        let (fact, prem) = match rest.split_once(" -> ") {
+            Some((f, p)) => (f, p),
+            None => (rest, ""),
+        };
+        let prem = prem
+            .split_whitespace()
+            .map(|p| p.parse().unwrap_or_else(|_| panic!("{line:?}")))
+            .collect();
+        steps.push((num.parse().unwrap(), fact.to_string(), prem));
+    }
+    steps
+}
+
+#[test]
+fn the_default_counterexample_is_a_golem_derivation_the_checker_accepts() {
+    let file = bench_dir().join("gen/counter-10-unsat.smt2");
+    let out = solve(&file, &[]);
+    let rest = out
+        .strip_prefix("unsat\n")
+        .unwrap_or_else(|| panic!("{out}"));
+    // Golem's layout: `0:\ttrue`, then each step and an empty line, then an empty line
+    assert!(rest.starts_with("0:\ttrue\n1:\t"), "{rest}");
+    assert!(rest.ends_with(" -> \u{20}11\n\n\n"), "{rest:?}");
+    let steps = golem_steps(rest);
+    assert_eq!(steps.len(), 13, "{rest}");
+    for (i, (n, fact, prem)) in steps.iter().enumerate() {
+        assert_eq!(*n, i, "{rest}");
+        if i == 0 {
+            assert!(fact == "true" && prem.is_empty(), "{rest}");
+        } else {
+            assert!(!prem.is_empty() && prem.iter().all(|&p| p < i), "{rest}");
+        }
+    }
+    assert_eq!(steps[12].1, "false");
+    assert_eq!(steps[1].2, vec![0], "a fact's premise is step 0: {rest}");
+    assert_eq!(check_witness(&file, &out), "ok (unsat)", "{out}");
+    // a wrong value in a step is caught by the checker
+    let bad = out.replacen("2:\t(P 1)", "2:\t(P 2)", 1);
+    assert_ne!(bad, out, "{out}");
+    assert!(check_witness(&file, &bad).starts_with("FAILED"), "{bad}");
+}
+
+#[test]
+fn a_non_linear_derivation_names_both_premises() {
+    let file = bench_dir().join("nonlinear/twice-unsat.smt2");
+    let out = solve(&file, &[]);
+    let rest = out
+        .strip_prefix("unsat\n")
+        .unwrap_or_else(|| panic!("{out}"));
+    let steps = golem_steps(rest);
+    assert!(steps.iter().any(|s| s.2.len() == 2), "{rest}");
+    assert_eq!(check_witness(&file, &out), "ok (unsat)", "{out}");
+}
+
+#[test]
+fn the_list_format_stays_available() {
+    let out = solve(
+        &bench_dir().join("gen/counter-10-unsat.smt2"),
+        &["--witness-format", "list"],
+    );
+    assert!(out.starts_with("unsat\n"), "{out}");
+    assert!(
+        out.contains("(step 11 "),
+        "counterexample of 12 steps expected: {out}"
+    );
+}
