@@ -63,7 +63,8 @@ struct Cli {
     print_witness: bool,
 
     /// Expand accelerated counterexamples into every concrete step and replay them, instead
-    /// of certifying their segments.
+    /// of certifying their segments (implied by `--print-witness` in the `golem` format, which
+    /// has no segments; `--witness-format list` prints the segments).
     #[arg(long)]
     expand: bool,
 
@@ -485,7 +486,8 @@ fn main() {
         timeout: timeout.map(|t| t.saturating_sub(Duration::from_millis(300))),
         tee_dir: cli.tee.clone(),
         progress: Some(progress.clone()),
-        expand: cli.expand,
+        // Golem's format has no segments: a derivation printed in it is every ground step
+        expand: cli.expand || (cli.print_witness && cli.witness_format == WitnessFormat::Golem),
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {
