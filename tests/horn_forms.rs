@@ -3,8 +3,10 @@
 //! clause graph; clauses that are not Horn are errors with their line.
 
 use chcsolve::frontend::{parse_str, ChcSystem, Clause};
-use chcsolve::logic::{eval_bool, Assignment, Sort, Value, Var};
-use num_bigint::BigInt;
+mod common;
+
+use chcsolve::logic::eval_bool;
+use common::ints;
 use std::process::Command;
 
 fn parse(body: &str) -> ChcSystem {
@@ -12,21 +14,6 @@ fn parse(body: &str) -> ChcSystem {
         "(set-logic HORN)\n(declare-fun P (Int) Bool)\n(declare-fun Q (Int) Bool)\n(declare-fun R (Int Int) Bool)\n{body}\n(check-sat)\n"
     );
     parse_str(&text).unwrap_or_else(|e| panic!("{body}: {e}"))
-}
-
-fn ints(pairs: &[(&str, i64)]) -> Assignment {
-    pairs
-        .iter()
-        .map(|(n, v)| {
-            (
-                Var {
-                    name: (*n).into(),
-                    sort: Sort::Int,
-                },
-                Value::Int(BigInt::from(*v)),
-            )
-        })
-        .collect()
 }
 
 /// The clause's predicates by name: (body, head).

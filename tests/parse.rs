@@ -1,26 +1,14 @@
 //! The front-end on small inputs: the clause graph it builds, and its errors.
 
 use chcsolve::frontend::{parse_str, ChcSystem};
+mod common;
+
 use chcsolve::logic::{eval_bool, eval_int, Assignment, Sort, Value, Var};
+use common::ints;
 use num_bigint::BigInt;
 
 fn parse(body: &str) -> ChcSystem {
     parse_str(&format!("(set-logic HORN)\n{body}\n(check-sat)\n(exit)\n")).unwrap()
-}
-
-fn ints(pairs: &[(&str, i64)]) -> Assignment {
-    pairs
-        .iter()
-        .map(|(n, v)| {
-            (
-                Var {
-                    name: (*n).into(),
-                    sort: Sort::Int,
-                },
-                Value::Int(BigInt::from(*v)),
-            )
-        })
-        .collect()
 }
 
 #[test]

@@ -1,4 +1,5 @@
 //! Shared helpers for the integration tests: reading the problem lists of `bench-chc/`.
+#![allow(dead_code)] // each test file uses some of these helpers
 
 use std::path::PathBuf;
 
@@ -25,6 +26,22 @@ pub fn read_tsv(path: &std::path::Path, cols: &[&str]) -> Vec<Vec<String>> {
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             idx.iter().map(|&i| f[i].to_string()).collect()
+        })
+        .collect()
+}
+
+/// An assignment of integers to variables of sort Int, by name.
+pub fn ints(pairs: &[(&str, i64)]) -> chcsolve::logic::Assignment {
+    pairs
+        .iter()
+        .map(|(n, v)| {
+            (
+                chcsolve::logic::Var {
+                    name: (*n).into(),
+                    sort: chcsolve::logic::Sort::Int,
+                },
+                chcsolve::logic::Value::Int(num_bigint::BigInt::from(*v)),
+            )
         })
         .collect()
 }
