@@ -12,6 +12,27 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+// Output that a closed pipe cannot turn into a panic: `chcsolve --version | head -1`, or a
+// caller that stops reading, must not abort the run (println! panics on EPIPE).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 /// Solves constrained Horn clauses over linear integer arithmetic (CHC-COMP format or z3's
 /// fixedpoint format, detected from the commands).
 ///
@@ -165,7 +186,7 @@ fn read_input(file: &str) -> Result<String, String> {
 /// `--version`: ours, then each SMT solver as it would be found (flags, environment,
 /// `solvers/bin`, `PATH`) with the version it prints.
 fn print_version(cli: &Cli) {
-    println!("chcsolve {}", env!("CARGO_PKG_VERSION"));
+    outln!("chcsolve {}", env!("CARGO_PKG_VERSION"));
     for kind in SolverKind::ALL {
         let explicit = match kind {
             SolverKind::Z3 => cli.z3.as_deref(),
@@ -174,12 +195,12 @@ fn print_version(cli: &Cli) {
             SolverKind::SmtInterpol => cli.smtinterpol.as_deref(),
         };
         match chcsolve::smt::find_solver(kind, explicit) {
-            Ok(p) => println!(
+            Ok(p) => outln!(
                 "{kind}: {} ({})",
                 p.display(),
                 solver_version(kind, &p).unwrap_or_else(|| "version unknown".into())
             ),
-            Err(_) => println!("{kind}: not found"),
+            Err(_) => outln!("{kind}: not found"),
         }
     }
 }
@@ -233,12 +254,12 @@ fn print_progress(p: &Progress, seconds: f64, json: bool) {
         for (k, v) in figures {
             m.insert(k.into(), json_value(&v));
         }
-        eprintln!("{}", serde_json::Value::Object(m));
+        errln!("{}", serde_json::Value::Object(m));
     } else {
-        eprintln!("; total-seconds: {seconds:.3}");
-        eprintln!("; stopped-in: {stage} (the time limit ended the run)");
+        errln!("; total-seconds: {seconds:.3}");
+        errln!("; stopped-in: {stage} (the time limit ended the run)");
         for (k, v) in figures {
-            eprintln!("; {k}: {v}");
+            errln!("; {k}: {v}");
         }
     }
 }
@@ -312,29 +333,29 @@ fn stats_json(o: &Outcome) -> serde_json::Value {
 
 fn print_stats(o: &Outcome) {
     let s = &o.stats;
-    eprintln!("; total-seconds: {:.3}", s.total_seconds);
-    eprintln!("; parse-seconds: {:.3}", s.parse_seconds);
-    eprintln!("; preprocess-seconds: {:.3}", s.preprocess_seconds);
-    eprintln!("; predicates: {}", s.predicates);
-    eprintln!(
+    errln!("; total-seconds: {:.3}", s.total_seconds);
+    errln!("; parse-seconds: {:.3}", s.parse_seconds);
+    errln!("; preprocess-seconds: {:.3}", s.preprocess_seconds);
+    errln!("; predicates: {}", s.predicates);
+    errln!(
         "; clauses: {} (after preprocessing: {})",
         s.clauses, s.clauses_after_preprocessing
     );
-    eprintln!("; winner: {}", s.winner.unwrap_or("none"));
-    eprintln!(
+    errln!("; winner: {}", s.winner.unwrap_or("none"));
+    errln!(
         "; validations: {} (failed: {})",
         s.validations, s.validation_failures
     );
-    eprintln!("; validations undecided: {}", s.validations_undecided);
+    errln!("; validations undecided: {}", s.validations_undecided);
     if let Some(v) = &s.validation {
-        eprintln!("; validation: {v}");
+        errln!("; validation: {v}");
     }
-    eprintln!(
+    errln!(
         "; models quantified: {} (qe fallback: {}, qe failed: {})",
         s.models_quantified, s.models_qe_fallback, s.models_qe_failed
     );
     for (b, st) in chcsolve::interp::global_stats() {
-        eprintln!(
+        errln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
             st.asked,
             st.interpolants,
@@ -347,7 +368,7 @@ fn print_stats(o: &Outcome) {
     }
     for (name, secs, counters, smt) in &s.engines {
         let c: Vec<String> = counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        eprintln!(
+        errln!(
             "; engine {name}: {secs:.3}s, {}, smt-queries {}, smt-seconds {:.3}",
             c.join(", "),
             smt.queries,
@@ -387,29 +408,29 @@ fn run_script(
                 Some(o) => Some((&o.system, &o.verdict)),
                 None => None,
             };
-            println!("{}", command_output(c, l));
+            outln!("{}", command_output(c, l));
             continue;
         }
         let r = if out_of_time { None } else { recv() };
         let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
         match r {
             Some(Msg::Solved(Ok(o))) => {
-                println!("{}", answer_line(format, &o.verdict));
+                outln!("{}", answer_line(format, &o.verdict));
                 if cli.print_witness {
                     match &o.verdict {
                         Verdict::Sat(m) => {
-                            println!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
+                            outln!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
                         }
                         Verdict::Unsat(c) => match cli.witness_format {
                             WitnessFormat::Golem => {
-                                print!("{}", chcsolve::witness::cex_to_golem(&o.system, c))
+                                out!("{}", chcsolve::witness::cex_to_golem(&o.system, c))
                             }
                             WitnessFormat::List => {
-                                println!("{}", chcsolve::witness::cex_to_text(&o.system, c))
+                                outln!("{}", chcsolve::witness::cex_to_text(&o.system, c))
                             }
                         },
                         Verdict::UnsatAccelerated(c) => {
-                            println!("{}", chcsolve::witness::accel_cex_to_text(&o.system, c))
+                            outln!("{}", chcsolve::witness::accel_cex_to_text(&o.system, c))
                         }
                         Verdict::Unknown(_) => {}
                     }
@@ -421,18 +442,18 @@ fn run_script(
                     print_stats(&o);
                 }
                 if cli.stats_json {
-                    eprintln!("{}", stats_json(&o));
+                    errln!("{}", stats_json(&o));
                 }
                 last = Some(o);
             }
             Some(Msg::Solved(Err(e))) => {
-                println!("{e}");
+                outln!("{e}");
                 *owed = 0;
                 return 2;
             }
             None | Some(Msg::Parsed(_)) => {
                 out_of_time = true;
-                println!("unknown");
+                outln!("unknown");
                 if cli.stats || cli.stats_json {
                     print_progress(progress, start.elapsed().as_secs_f64(), cli.stats_json);
                 }
@@ -463,7 +484,7 @@ fn main() {
     let input = match read_input(&file) {
         Ok(s) => s,
         Err(e) => {
-            println!("(error \"{}\")", e.replace('"', "\"\""));
+            outln!("(error \"{}\")", e.replace('"', "\"\""));
             std::process::exit(1);
         }
     };
@@ -491,7 +512,7 @@ fn main() {
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            println!("(error \"cannot create {}: {e}\")", dir.display());
+            outln!("(error \"cannot create {}: {e}\")", dir.display());
             std::process::exit(1);
         }
     }
@@ -532,7 +553,7 @@ fn main() {
     let code = match recv() {
         None => {
             let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
-            println!("unknown");
+            outln!("unknown");
             *owed = 0;
             // the time limit ended the run before the library returned: what it got to
             if cli.stats || cli.stats_json {
@@ -542,7 +563,7 @@ fn main() {
         }
         Some(Msg::Parsed(Err(e))) => {
             let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
-            println!("{e}");
+            outln!("{e}");
             *owed = 0;
             1
         }

@@ -246,3 +246,27 @@ fn stats_are_printed_when_the_time_limit_ends_the_run() {
         assert!(err.contains("total-seconds"), "{flag}: {err}");
     }
 }
+
+/// A reader that closes the pipe early (`chcsolve --version | head -1`, a caller that stops
+/// reading) costs the output, never a panic: the exit is clean and stderr has no panic.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let sat = bench_dir().join("hand/bigint-sat.smt2");
+    let runs: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["--version".into()],
+        vec!["--print-witness".into(), sat.into()],
+    ];
+    for args in runs {
+        let mut child = chcsolve()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
