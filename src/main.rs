@@ -12,6 +12,10 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// Counts the heap for `--memory-limit` (see `chcsolve::mem`).
+#[global_allocator]
+static ALLOC: chcsolve::mem::CountingAlloc = chcsolve::mem::CountingAlloc;
+
 /// Solves constrained Horn clauses over linear integer arithmetic (CHC-COMP format or z3's
 /// fixedpoint format, detected from the commands).
 ///
@@ -53,6 +57,13 @@ struct Cli {
     /// kills every solver process.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+
+    /// Memory limit in MB: on chcsolve's own heap (when it passes, prints `unknown`, logs
+    /// `; memory limit of MB MB reached` on standard error and kills every solver process)
+    /// and, separately, on the address space of each solver process (a solver that runs out
+    /// fails, and its engine gives up).
+    #[arg(long, value_name = "MB")]
+    memory_limit: Option<u64>,
 
     /// After sat, print the model: one quantifier-free `(define-fun P ((x0 Int) ...) Bool ...)`
     /// per predicate of the input, under its declared name; after unsat, the derivation of
@@ -222,7 +233,7 @@ fn solver_version(kind: SolverKind, path: &std::path::Path) -> Option<String> {
         .map(String::from)
 }
 
-/// `--stats` / `--stats-json` when the time limit ended the run: the stage it was in and
+/// `--stats` / `--stats-json` when the time or memory limit ended the run: the stage it was in and
 /// the figures recorded so far.
 fn print_progress(p: &Progress, seconds: f64, json: bool) {
     let (stage, figures) = p.snapshot();
@@ -236,7 +247,12 @@ fn print_progress(p: &Progress, seconds: f64, json: bool) {
         eprintln!("{}", serde_json::Value::Object(m));
     } else {
         eprintln!("; total-seconds: {seconds:.3}");
-        eprintln!("; stopped-in: {stage} (the time limit ended the run)");
+        let what = if chcsolve::mem::over_limit() {
+            "memory"
+        } else {
+            "time"
+        };
+        eprintln!("; stopped-in: {stage} (the {what} limit ended the run)");
         for (k, v) in figures {
             eprintln!("; {k}: {v}");
         }
@@ -357,6 +373,15 @@ fn print_stats(o: &Outcome) {
 }
 
 /// What the solving thread sends: the parsed script's commands, then each outcome in turn.
+/// Logs, once, that the memory limit ended the run.
+fn report_memory_limit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let mb = chcsolve::mem::limit_mb().unwrap_or(0);
+        eprintln!("; memory limit of {mb} MB reached");
+    });
+}
+
 enum Msg {
     Parsed(Result<(Format, Vec<Command>), InputError>),
     Solved(Result<Outcome, SolveError>),
@@ -446,6 +471,8 @@ fn run_script(
 fn main() {
     handle_signals();
     let cli = Cli::parse();
+    // from the start, so that reading and parsing the input count too
+    chcsolve::mem::set_limit_mb(cli.memory_limit);
     let level = match cli.verbose {
         0 => "warn",
         1 => "info",
@@ -488,6 +515,7 @@ fn main() {
         progress: Some(progress.clone()),
         // Golem's format has no segments: a derivation printed in it is every ground step
         expand: cli.expand || (cli.print_witness && cli.witness_format == WitnessFormat::Golem),
+        memory_limit: cli.memory_limit,
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -523,11 +551,23 @@ fn main() {
             }
         })
         .expect("cannot start the solving thread");
-    let recv = || match deadline {
-        Some(d) => rx
-            .recv_timeout(d.saturating_duration_since(Instant::now()))
-            .ok(),
-        None => rx.recv().ok(),
+    // the next message; `None` at the deadline or at the memory limit (logged once)
+    let recv = || loop {
+        if chcsolve::mem::over_limit() {
+            report_memory_limit();
+            return None;
+        }
+        let now = Instant::now();
+        let wait = match deadline {
+            Some(d) if d <= now => return None,
+            Some(d) => (d - now).min(chcsolve::mem::POLL),
+            None => chcsolve::mem::POLL,
+        };
+        match rx.recv_timeout(wait) {
+            Ok(m) => return Some(m),
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+        }
     };
     let code = match recv() {
         None => {
