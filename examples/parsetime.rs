@@ -3,6 +3,10 @@
 //! before the first engine query, each phase's wall and CPU time), `parsetime --check FILE...` (full parse only; one `ok`/error line per file) or `parsetime --dump FILE` (prints the parsed system or the error).
 use smt2parser::CommandStream;
 
+/// Counts the heap, for the figures of `--front`.
+#[global_allocator]
+static ALLOC: chcsolve::mem::CountingAlloc = chcsolve::mem::CountingAlloc;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--check") {
@@ -58,7 +62,13 @@ fn front(path: &str) {
     let (w0, c0) = (std::time::Instant::now(), cpu());
     let phase = |name: &str, w: &mut std::time::Instant, c: &mut f64| {
         let now = cpu();
-        println!("{name}: wall {:.3}s cpu {:.3}s", w.elapsed().as_secs_f64(), now - *c);
+        println!(
+            "{name}: wall {:.3}s cpu {:.3}s, heap {} MB, {} terms",
+            w.elapsed().as_secs_f64(),
+            now - *c,
+            chcsolve::mem::used() >> 20,
+            chcsolve::logic::factory_size()
+        );
         *w = std::time::Instant::now();
         *c = now;
     };

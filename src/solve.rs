@@ -327,7 +327,9 @@ impl Run<'_> {
             crate::schedule::for_cores(crate::schedule::cores(opts.jobs))
         };
         let t = Instant::now();
-        let graph = Arc::new(psys.clone());
+        // Spacer's clause graph shares the preprocessed system (no copy)
+        let psys = Arc::new(psys);
+        let graph = psys.clone();
         let Some(adapter) = TsAdapter::new(&psys) else {
             // Non-linear clauses: only the clause-graph engine applies.
             log::info!("non-linear clauses remain after preprocessing: running spacer");
@@ -339,6 +341,12 @@ impl Run<'_> {
             let pf = Portfolio::start(&crate::schedule::non_linear(), &problem, smt);
             return self.portfolio(pf, &psys, &backs, None);
         };
+        // the front-end's intermediate data is freed: give its pages back to the system (the
+        // allocator would keep them, and the engines' memory would come on top)
+        // SAFETY: a plain libc call, no pointers involved.
+        unsafe {
+            libc::malloc_trim(0);
+        }
         log::info!(
             "transition system: {} state variables, built in {:.2}s",
             adapter.ts.state.len(),

@@ -2,6 +2,7 @@
 //! single use, by resolving each of its defining clauses with each of its uses.
 //! Never turns a linear clause into a non-linear one.
 
+use std::sync::Arc;
 use super::simplify::simplify_clause;
 use super::{expand_cex, BackTranslate, Cex, Model, Origin, OriginStep, Pass, Premise};
 use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
@@ -18,7 +19,7 @@ struct Eliminated {
 
 struct Back {
     origins: Vec<Origin>,
-    old: ChcSystem,
+    old: Arc<ChcSystem>,
     /// In elimination order.
     eliminated: Vec<Eliminated>,
 }
@@ -197,7 +198,7 @@ impl Pass for Inline {
         "inline"
     }
 
-    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
         // Live clauses (None once resolved away), and per predicate the live clauses
         // defining and using it.
         let mut clauses: Vec<Option<(Clause, Origin)>> = sys

@@ -1,6 +1,7 @@
 //! Simplification and constant propagation: eliminates clause variables defined by an
 //! equality conjunct (`v = t`, `b`, `not b`), and drops clauses whose constraint is false.
 
+use std::sync::Arc;
 use super::{BackTranslate, ClauseMap, Origin, Pass};
 use crate::frontend::chc::{ChcSystem, Clause, ClauseId, PredApp};
 use crate::logic::*;
@@ -13,7 +14,7 @@ impl Pass for Simplify {
         "simplify"
     }
 
-    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
         let mut out = ChcSystem {
             preds: sys.preds.clone(),
             clauses: vec![],
