@@ -261,7 +261,10 @@ fn chain_problem(n: usize) -> String {
             i + 1
         );
     }
-    s += &format!("(assert (forall ((x Int) (y Int)) (=> (and (P{} x y) (< y 0)) false)))\n", n - 1);
+    s += &format!(
+        "(assert (forall ((x Int) (y Int)) (=> (and (P{} x y) (< y 0)) false)))\n",
+        n - 1
+    );
     s + "(check-sat)\n"
 }
 
@@ -278,14 +281,26 @@ fn memory_limit_gives_unknown_and_kills_every_solver() {
     std::fs::write(&file, chain_problem(20_000)).unwrap();
     let start = Instant::now();
     let out = chcsolve()
-        .args(["--memory-limit", "16", "--timeout", "60", "--solver", "z3", "--z3"])
+        .args([
+            "--memory-limit",
+            "16",
+            "--timeout",
+            "60",
+            "--solver",
+            "z3",
+            "--z3",
+        ])
         .arg(&link)
         .arg(&file)
         .output()
         .unwrap();
     let took = start.elapsed();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unknown", "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "unknown",
+        "{err}"
+    );
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert_eq!(
         err.matches("; memory limit of 16 MB reached").count(),

@@ -234,7 +234,11 @@ fn mk(node: TermNode) -> Term {
 
 /// Number of terms in the factory's table (live ones, and garbage not swept yet).
 pub fn factory_size() -> usize {
-    FACTORY.lock().unwrap_or_else(|e| e.into_inner()).table.len()
+    FACTORY
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .table
+        .len()
 }
 
 impl TermNode {

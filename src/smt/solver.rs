@@ -3,7 +3,8 @@
 use super::kill::{is_alive, sigkill, Deadline};
 use super::parse::{side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
 use super::process::{
-    command_line, default_value, drain_stderr, limit_address_space, read_pid, sort_name, wait_tail, StderrTail, LAUNCHER,
+    command_line, default_value, drain_stderr, limit_address_space, read_pid, sort_name, wait_tail,
+    StderrTail, LAUNCHER,
 };
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
 use crate::logic::{free_vars, smt_symbol, Assignment, SmtTerm, Term, Value, Var};

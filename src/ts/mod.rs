@@ -294,30 +294,31 @@ impl TsAdapter {
         let mut conj = vec![];
         let mut eqs: Vec<(Term, Term)> = vec![];
         let loc = cache.loc;
-        let mut bind = |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
-            let terms = if next { &cache.next } else { &cache.cur };
-            if let Some(l) = loc {
-                conj.push(mk_eq(terms[l].clone(), self.loc_value(app.pred)));
-            }
-            let pos = &cache.slot_pos[app.pred.idx()];
-            for (arg, &j) in app.args.iter().zip(pos) {
-                let slot = terms[j].clone();
-                match arg.as_var() {
-                    Some(v) if !map.contains_key(v) => {
-                        map.insert(v.clone(), slot);
-                    }
-                    _ => eqs.push((slot, arg.clone())),
+        let mut bind =
+            |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
+                let terms = if next { &cache.next } else { &cache.cur };
+                if let Some(l) = loc {
+                    conj.push(mk_eq(terms[l].clone(), self.loc_value(app.pred)));
                 }
-            }
-            if next {
-                // unused slots get their default value
-                for (j, d) in cache.default_next.iter().enumerate() {
-                    if Some(j) != loc && !pos.contains(&j) {
-                        conj.push(d.clone());
+                let pos = &cache.slot_pos[app.pred.idx()];
+                for (arg, &j) in app.args.iter().zip(pos) {
+                    let slot = terms[j].clone();
+                    match arg.as_var() {
+                        Some(v) if !map.contains_key(v) => {
+                            map.insert(v.clone(), slot);
+                        }
+                        _ => eqs.push((slot, arg.clone())),
                     }
                 }
-            }
-        };
+                if next {
+                    // unused slots get their default value
+                    for (j, d) in cache.default_next.iter().enumerate() {
+                        if Some(j) != loc && !pos.contains(&j) {
+                            conj.push(d.clone());
+                        }
+                    }
+                }
+            };
         for b in &c.body {
             bind(b, false, &mut conj, &mut eqs);
         }

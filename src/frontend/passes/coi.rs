@@ -3,11 +3,11 @@
 //! Predicates not derivable from the facts are interpreted as `false`, predicates that
 //! derive no query as `true`.
 
-use std::sync::Arc;
 use super::{BackTranslate, ClauseMap, Model, Origin, Pass};
 use crate::frontend::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::{mk_false, mk_true};
 use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 pub struct ConeOfInfluence;
 

@@ -2,12 +2,12 @@
 //! single use, by resolving each of its defining clauses with each of its uses.
 //! Never turns a linear clause into a non-linear one.
 
-use std::sync::Arc;
 use super::simplify::simplify_clause;
 use super::{expand_cex, BackTranslate, Cex, Model, Origin, OriginStep, Pass, Premise};
 use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 pub struct Inline;
 

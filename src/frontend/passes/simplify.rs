@@ -1,11 +1,11 @@
 //! Simplification and constant propagation: eliminates clause variables defined by an
 //! equality conjunct (`v = t`, `b`, `not b`), and drops clauses whose constraint is false.
 
-use std::sync::Arc;
 use super::{BackTranslate, ClauseMap, Origin, Pass};
 use crate::frontend::chc::{ChcSystem, Clause, ClauseId, PredApp};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 pub struct Simplify;
 
