@@ -141,6 +141,7 @@ pub mod engine;
 pub mod frontend;
 pub mod interp;
 pub mod logic;
+pub mod mem;
 pub mod portfolio;
 pub mod schedule;
 pub mod smt;

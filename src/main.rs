@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+<<<<<<< HEAD
 // Output that a closed pipe cannot turn into a panic: `chcsolve --version | head -1`, or a
 // caller that stops reading, must not abort the run (println! panics on EPIPE).
 macro_rules! outln {
@@ -32,6 +33,11 @@ macro_rules! errln {
         let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }
+=======
+/// Counts the heap for `--memory-limit` (see `chcsolve::mem`).
+#[global_allocator]
+static ALLOC: chcsolve::mem::CountingAlloc = chcsolve::mem::CountingAlloc;
+>>>>>>> helper-mem
 
 /// Solves constrained Horn clauses over linear integer arithmetic (CHC-COMP format or z3's
 /// fixedpoint format, detected from the commands).
@@ -74,6 +80,13 @@ struct Cli {
     /// kills every solver process.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+
+    /// Memory limit in MB: on chcsolve's own heap (when it passes, prints `unknown`, logs
+    /// `; memory limit of MB MB reached` on standard error and kills every solver process)
+    /// and, separately, on the address space of each solver process (a solver that runs out
+    /// fails, and its engine gives up).
+    #[arg(long, value_name = "MB")]
+    memory_limit: Option<u64>,
 
     /// After sat, print the model: one quantifier-free `(define-fun P ((x0 Int) ...) Bool ...)`
     /// per predicate of the input, under its declared name; after unsat, the derivation of
@@ -243,7 +256,7 @@ fn solver_version(kind: SolverKind, path: &std::path::Path) -> Option<String> {
         .map(String::from)
 }
 
-/// `--stats` / `--stats-json` when the time limit ended the run: the stage it was in and
+/// `--stats` / `--stats-json` when the time or memory limit ended the run: the stage it was in and
 /// the figures recorded so far.
 fn print_progress(p: &Progress, seconds: f64, json: bool) {
     let (stage, figures) = p.snapshot();
@@ -256,8 +269,18 @@ fn print_progress(p: &Progress, seconds: f64, json: bool) {
         }
         errln!("{}", serde_json::Value::Object(m));
     } else {
+<<<<<<< HEAD
         errln!("; total-seconds: {seconds:.3}");
         errln!("; stopped-in: {stage} (the time limit ended the run)");
+=======
+        errln!("; total-seconds: {seconds:.3}");
+        let what = if chcsolve::mem::over_limit() {
+            "memory"
+        } else {
+            "time"
+        };
+        errln!("; stopped-in: {stage} (the {what} limit ended the run)");
+>>>>>>> helper-mem
         for (k, v) in figures {
             errln!("; {k}: {v}");
         }
@@ -378,6 +401,15 @@ fn print_stats(o: &Outcome) {
 }
 
 /// What the solving thread sends: the parsed script's commands, then each outcome in turn.
+/// Logs, once, that the memory limit ended the run.
+fn report_memory_limit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let mb = chcsolve::mem::limit_mb().unwrap_or(0);
+        errln!("; memory limit of {mb} MB reached");
+    });
+}
+
 enum Msg {
     Parsed(Result<(Format, Vec<Command>), InputError>),
     Solved(Result<Outcome, SolveError>),
@@ -467,6 +499,8 @@ fn run_script(
 fn main() {
     handle_signals();
     let cli = Cli::parse();
+    // from the start, so that reading and parsing the input count too
+    chcsolve::mem::set_limit_mb(cli.memory_limit);
     let level = match cli.verbose {
         0 => "warn",
         1 => "info",
@@ -509,6 +543,7 @@ fn main() {
         progress: Some(progress.clone()),
         // Golem's format has no segments: a derivation printed in it is every ground step
         expand: cli.expand || (cli.print_witness && cli.witness_format == WitnessFormat::Golem),
+        memory_limit: cli.memory_limit,
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -526,7 +561,10 @@ fn main() {
             if let Some(p) = &opts.progress {
                 p.stage("parsing");
             }
-            match parse_script(&input) {
+            let parsed = parse_script(&input);
+            // the input text is not needed any more (16 MB for the largest CHC-COMP files)
+            drop(input);
+            match parsed {
                 Err(e) => drop(tx.send(Msg::Parsed(Err(e)))),
                 Ok(script) => {
                     let parse_seconds = start.elapsed().as_secs_f64();
@@ -544,11 +582,23 @@ fn main() {
             }
         })
         .expect("cannot start the solving thread");
-    let recv = || match deadline {
-        Some(d) => rx
-            .recv_timeout(d.saturating_duration_since(Instant::now()))
-            .ok(),
-        None => rx.recv().ok(),
+    // the next message; `None` at the deadline or at the memory limit (logged once)
+    let recv = || loop {
+        if chcsolve::mem::over_limit() {
+            report_memory_limit();
+            return None;
+        }
+        let now = Instant::now();
+        let wait = match deadline {
+            Some(d) if d <= now => return None,
+            Some(d) => (d - now).min(chcsolve::mem::POLL),
+            None => chcsolve::mem::POLL,
+        };
+        match rx.recv_timeout(wait) {
+            Ok(m) => return Some(m),
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+        }
     };
     let code = match recv() {
         None => {

@@ -42,6 +42,10 @@ pub struct Options {
     /// Expand accelerated counterexamples into every concrete step (and replay them)
     /// instead of certifying their segments.
     pub expand: bool,
+    /// Limit in MB on chcsolve's own heap (counted by [`crate::mem::CountingAlloc`], which
+    /// the binary installs as its global allocator) and, separately, on the address space of
+    /// each solver process. Passing it stops the engines: the answer is unknown.
+    pub memory_limit: Option<u64>,
 }
 
 /// A run's stage and figures so far, readable from another thread while it runs.
@@ -96,6 +100,7 @@ impl Default for Options {
             tee_dir: None,
             progress: None,
             expand: false,
+            memory_limit: None,
         }
     }
 }
@@ -217,6 +222,14 @@ pub fn solve_each(
     }
 }
 
+/// The reason of the unknown answer at the memory limit.
+fn memory_limit_reason() -> String {
+    match crate::mem::limit_mb() {
+        Some(mb) => format!("memory limit of {mb} MB reached"),
+        None => "memory limit reached".into(),
+    }
+}
+
 /// Solves a parsed system.
 pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
@@ -240,8 +253,13 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     log::info!("engines use {kind} at {}", engine_path.display());
     let mut smt = SolverConfig::new(kind, engine_path);
     smt.tee_dir = opts.tee_dir.clone();
+    smt.memory_limit_mb = opts.memory_limit;
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.tee_dir = opts.tee_dir.clone();
+    z3.memory_limit_mb = opts.memory_limit;
+    if opts.memory_limit.is_some() {
+        crate::mem::set_limit_mb(opts.memory_limit);
+    }
     let mut run = Run {
         orig: &sys,
         z3,
@@ -300,13 +318,18 @@ impl Run<'_> {
             psys.clauses.len(),
             self.stats.preprocess_seconds
         );
+        if crate::mem::over_limit() {
+            return Verdict::Unknown(memory_limit_reason());
+        }
         let lanes = if !opts.engines.is_empty() {
             crate::schedule::each_alone(&opts.engines)
         } else {
             crate::schedule::for_cores(crate::schedule::cores(opts.jobs))
         };
         let t = Instant::now();
-        let graph = Arc::new(psys.clone());
+        // Spacer's clause graph shares the preprocessed system (no copy)
+        let psys = Arc::new(psys);
+        let graph = psys.clone();
         let Some(adapter) = TsAdapter::new(&psys) else {
             // Non-linear clauses: only the clause-graph engine applies.
             log::info!("non-linear clauses remain after preprocessing: running spacer");
@@ -318,6 +341,12 @@ impl Run<'_> {
             let pf = Portfolio::start(&crate::schedule::non_linear(), &problem, smt);
             return self.portfolio(pf, &psys, &backs, None);
         };
+        // the front-end's intermediate data is freed: give its pages back to the system (the
+        // allocator would keep them, and the engines' memory would come on top)
+        // SAFETY: a plain libc call, no pointers involved.
+        unsafe {
+            libc::malloc_trim(0);
+        }
         log::info!(
             "transition system: {} state variables, built in {:.2}s",
             adapter.ts.state.len(),
@@ -374,7 +403,14 @@ impl Run<'_> {
                 pf.stop();
                 return Verdict::Unknown("timeout".into());
             }
-            let Some(r) = pf.next(self.deadline) else {
+            if crate::mem::over_limit() {
+                pf.stop();
+                return Verdict::Unknown(memory_limit_reason());
+            }
+            // wakes up every poll interval to look at the memory limit
+            let poll = Instant::now() + crate::mem::POLL;
+            let wait = Some(self.deadline.map_or(poll, |d| d.min(poll)));
+            let Some(r) = pf.next(wait) else {
                 if pf.running == 0 {
                     break;
                 }

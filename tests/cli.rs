@@ -164,6 +164,7 @@ fn help_explains_every_option() {
         "--engine",
         "--solver",
         "--timeout",
+        "--memory-limit",
         "--print-witness",
         "--expand",
         "--witness-format",
@@ -269,4 +270,88 @@ fn a_closed_stdout_is_not_a_panic() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
+}
+
+/// A linear chain of `n` predicates, each passing two counters on (about 150 bytes a clause).
+fn chain_problem(n: usize) -> String {
+    let mut s = String::from("(set-logic HORN)\n");
+    for i in 0..n {
+        s += &format!("(declare-fun P{i} (Int Int) Bool)\n");
+    }
+    s += "(assert (forall ((x Int) (y Int)) (=> (and (= x 0) (= y 0)) (P0 x y))))\n";
+    for i in 0..n - 1 {
+        s += &format!(
+            "(assert (forall ((x Int) (y Int)) (=> (and (P{i} x y) (>= x 0)) (P{} (+ x 1) (+ y x)))))\n",
+            i + 1
+        );
+    }
+    s += &format!(
+        "(assert (forall ((x Int) (y Int)) (=> (and (P{} x y) (< y 0)) false)))\n",
+        n - 1
+    );
+    s + "(check-sat)\n"
+}
+
+#[test]
+fn memory_limit_gives_unknown_and_kills_every_solver() {
+    let z3 = chcsolve::smt::find_solver(chcsolve::smt::SolverKind::Z3, None).expect("z3");
+    let dir = std::env::temp_dir().join(format!("chcsolve-memlimit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("z3-memlimit-test");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&z3, &link).unwrap();
+    let file = dir.join("chain.smt2");
+    // 3 MB of input: parsing it alone needs more than 16 MB of heap
+    std::fs::write(&file, chain_problem(20_000)).unwrap();
+    let start = Instant::now();
+    let out = chcsolve()
+        .args([
+            "--memory-limit",
+            "16",
+            "--timeout",
+            "60",
+            "--solver",
+            "z3",
+            "--z3",
+        ])
+        .arg(&link)
+        .arg(&file)
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "unknown",
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        err.matches("; memory limit of 16 MB reached").count(),
+        1,
+        "expected the log line once: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    let left = processes_with(link.to_str().unwrap());
+    assert!(left.is_empty(), "solver processes left behind: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_generous_memory_limit_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("chcsolve-memok-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("chain.smt2");
+    std::fs::write(&file, chain_problem(20)).unwrap();
+    let out = chcsolve()
+        .args(["--memory-limit", "2000", "--timeout", "60"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "sat", "{err}");
+    assert!(!err.contains("memory limit"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -300,3 +300,32 @@ fn signals_stop_the_run_and_leave_no_process() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Solver processes under `--memory-limit`: each runs with `RLIMIT_AS` of the limit, and one
+/// that cannot live under it fails like any solver, so the answer is unknown, never wrong.
+/// (This test binary does not install the counting allocator: only the children are limited.)
+#[test]
+fn solvers_under_a_tiny_memory_limit_give_unknown() {
+    if !solvers_present() {
+        return;
+    }
+    let problem = "(set-logic HORN)
+(declare-fun inv (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (inv x))))
+(assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 2))) (inv y))))
+(assert (forall ((x Int)) (=> (and (inv x) (= x 7)) false)))
+(check-sat)
+";
+    let opts = |mb: Option<u64>| chcsolve::Options {
+        timeout: Some(Duration::from_secs(30)),
+        memory_limit: mb,
+        ..chcsolve::Options::default()
+    };
+    // the limit is what makes the difference: without it the answer is sat
+    let free = chcsolve::solve_str(problem, &opts(None)).unwrap();
+    assert_eq!(free.verdict.word(), "sat");
+    let start = Instant::now();
+    let tiny = chcsolve::solve_str(problem, &opts(Some(4))).unwrap();
+    assert_eq!(tiny.verdict.word(), "unknown", "{:?}", tiny.verdict);
+    assert!(start.elapsed() < Duration::from_secs(20));
+}

@@ -5,19 +5,21 @@
 //! constant, over big integers), comparisons become `lin <= 0` or `lin = 0` with
 //! the coefficients divided by their gcd, and Boolean connectives are flattened
 //! and constant-folded. Two terms are equal iff they are the same hash-consed node.
+//!
+//! The factory's table holds each term once, without a copy of its node; terms that nothing
+//! but the table holds any more are freed by a sweep each time the table has doubled, so
+//! memory follows the terms the engines still hold (ids are never reused).
 
 use super::linear::Lin;
 use super::Sort;
-use hashconsing::{HConsed, HConsign, HashConsign};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
-use std::hash::BuildHasherDefault;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex};
-
-/// A hash-consed term.
-pub type Term = HConsed<TermNode>;
 
 /// A variable: a name and a sort. Names are stored unquoted.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -54,19 +56,189 @@ pub enum TermNode {
     Exists(Vec<Var>, Term),
 }
 
-type Factory = HConsign<TermNode, BuildHasherDefault<FxHasher>>;
+/// A hash-consed term: a shared node with a unique id. Equality, ordering and hashing go by
+/// the id (two terms are equal iff they are the same node).
+#[derive(Clone)]
+pub struct Term(Arc<Inner>);
+
+struct Inner {
+    uid: u64,
+    node: TermNode,
+}
+
+impl Term {
+    /// The node.
+    #[inline]
+    pub fn get(&self) -> &TermNode {
+        &self.0.node
+    }
+
+    /// The unique id: never reused, also after the term is freed, and smaller than the ids
+    /// of every term built on it.
+    #[inline]
+    pub fn uid(&self) -> u64 {
+        self.0.uid
+    }
+}
+
+impl std::ops::Deref for Term {
+    type Target = TermNode;
+    #[inline]
+    fn deref(&self) -> &TermNode {
+        &self.0.node
+    }
+}
+
+impl PartialEq for Term {
+    #[inline]
+    fn eq(&self, other: &Term) -> bool {
+        self.0.uid == other.0.uid
+    }
+}
+
+impl Eq for Term {}
+
+impl PartialOrd for Term {
+    #[inline]
+    fn partial_cmp(&self, other: &Term) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Term {
+    #[inline]
+    fn cmp(&self, other: &Term) -> std::cmp::Ordering {
+        self.0.uid.cmp(&other.0.uid)
+    }
+}
+
+impl Hash for Term {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.uid.hash(state)
+    }
+}
+
+impl fmt::Debug for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.node.fmt(f)
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0.node, f)
+    }
+}
+
+/// A term in the factory's table, hashed and compared by its node (whose children compare
+/// by id), so that the table is looked up with a node and holds no copy of it.
+struct Key(Term);
+
+impl Hash for Key {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0 .0.node.hash(state)
+    }
+}
+
+impl PartialEq for Key {
+    #[inline]
+    fn eq(&self, other: &Key) -> bool {
+        self.0 .0.node == other.0 .0.node
+    }
+}
+
+impl Eq for Key {}
+
+impl Borrow<TermNode> for Key {
+    #[inline]
+    fn borrow(&self) -> &TermNode {
+        &self.0 .0.node
+    }
+}
+
+/// The term factory: every live term, once. The table holds a reference to each term, so a
+/// term that only the table holds is garbage; [`Factory::sweep`] frees those when the table
+/// has doubled since the last sweep (amortized constant time per term made).
+struct Factory {
+    table: FxHashSet<Key>,
+    next_uid: u64,
+    /// Size of the table that triggers the next sweep.
+    sweep_at: usize,
+}
+
+/// The first sweep happens at this many terms (the parse of a large file makes ~10^5).
+const FIRST_SWEEP: usize = 1 << 17;
+
+impl Factory {
+    fn mk(&mut self, node: TermNode) -> Term {
+        if let Some(k) = self.table.get(&node) {
+            return k.0.clone();
+        }
+        if self.table.len() >= self.sweep_at {
+            self.sweep();
+            self.sweep_at = (2 * self.table.len()).max(FIRST_SWEEP);
+        }
+        let t = Term(Arc::new(Inner {
+            uid: self.next_uid,
+            node,
+        }));
+        self.next_uid += 1;
+        self.table.insert(Key(t.clone()));
+        t
+    }
+
+    /// Frees every term that only the table holds, and then those that only freed terms
+    /// held. The table is locked, so no thread can take a new reference to a term held by
+    /// nothing else: a count of 1 means garbage for good. Children are taken out of the
+    /// table before their parent is freed, so freeing never recurses.
+    fn sweep(&mut self) {
+        let mut dead: Vec<Term> = vec![];
+        self.table.retain(|k| {
+            if Arc::strong_count(&k.0 .0) == 1 {
+                dead.push(k.0.clone());
+                false
+            } else {
+                true
+            }
+        });
+        while let Some(t) = dead.pop() {
+            // held by `t` and the table only (a child that occurs twice in `t` waits for the
+            // next sweep)
+            for c in t.children() {
+                if Arc::strong_count(&c.0) == 2 {
+                    if let Some(k) = self.table.take(c.get()) {
+                        dead.push(k.0);
+                    }
+                }
+            }
+            drop(t);
+        }
+    }
+}
 
 /// The global term factory (an interner, not configuration).
 static FACTORY: LazyLock<Mutex<Factory>> = LazyLock::new(|| {
-    Mutex::new(HConsign::with_capacity_and_hasher(
-        1 << 12,
-        Default::default(),
-    ))
+    Mutex::new(Factory {
+        table: FxHashSet::default(),
+        next_uid: 0,
+        sweep_at: FIRST_SWEEP,
+    })
 });
 
 fn mk(node: TermNode) -> Term {
     let mut f = FACTORY.lock().unwrap_or_else(|e| e.into_inner());
-    (&mut *f).mk(node)
+    f.mk(node)
+}
+
+/// Number of terms in the factory's table (live ones, and garbage not swept yet).
+pub fn factory_size() -> usize {
+    FACTORY
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .table
+        .len()
 }
 
 impl TermNode {

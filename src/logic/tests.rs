@@ -209,3 +209,25 @@ fn exists_elimination_substitutes_definitions() {
     let t = mk_exists_elim(vec![y.as_var().unwrap().clone()], body);
     assert_eq!(t, mk_le(x, mk_int(2)));
 }
+
+/// Terms nothing holds any more are freed: rounds of many fresh terms, each round dropped,
+/// keep the factory's table bounded (without the sweep it would hold every term ever made),
+/// and a term still held stays the same node through the sweeps.
+#[test]
+fn dropped_terms_are_freed() {
+    let x = mk_var("sweep_test_x", Sort::Int);
+    let kept = mk_le(x.clone(), mk_int(-7));
+    let uid = kept.uid();
+    let mut max = 0;
+    for round in 0..4i64 {
+        let ts: Vec<Term> = (0..150_000i64)
+            .map(|i| mk_le(x.clone(), mk_int(round * 1_000_000 + i)))
+            .collect();
+        assert_eq!(ts.len(), 150_000);
+        drop(ts);
+        max = max.max(factory_size());
+    }
+    // four rounds made 600,000 terms; the table is swept when it doubles (from 2^17)
+    assert!(max < 450_000, "the factory kept {max} terms");
+    assert_eq!(mk_le(x, mk_int(-7)).uid(), uid, "a held term was replaced");
+}

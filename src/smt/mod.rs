@@ -125,6 +125,10 @@ pub struct SolverConfig {
     /// cvc5 with `--produce-interpolants`, yices with `--mcsat` and
     /// `:produce-unsat-model-interpolants`; z3 needs nothing. See [`crate::interp`].
     pub interpolation: bool,
+    /// When set, each solver process gets `RLIMIT_AS` of this many MB (set on the launcher
+    /// before it becomes the solver, see [`super::process::limit_address_space`]); a solver
+    /// that dies of it fails like any other, and its engine answers unknown.
+    pub memory_limit_mb: Option<u64>,
 }
 
 impl SolverConfig {
@@ -136,6 +140,7 @@ impl SolverConfig {
             tee_dir: None,
             kill: KillSwitch::new(),
             interpolation: false,
+            memory_limit_mb: None,
         }
     }
 

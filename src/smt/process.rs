@@ -42,6 +42,30 @@ pub(super) fn command_line(cfg: &SolverConfig) -> (String, Vec<String>) {
     }
 }
 
+/// Sets `RLIMIT_AS` (soft and hard) of the process `pid` to `mb` MB.
+///
+/// The solver processes are spawned inside rsmt2, which offers no `pre_exec` hook, so the
+/// limit is set from outside with `prlimit(2)` while the [`LAUNCHER`] shell waits for its
+/// go-ahead line; the `exec` that turns it into the solver keeps the limit. An allocation
+/// beyond it fails in the solver, which then dies or reports an error: either way the call
+/// fails like any solver failure and the engine answers unknown.
+pub(super) fn limit_address_space(pid: i32, mb: u64) -> Result<(), String> {
+    let bytes = mb.saturating_mul(1 << 20) as libc::rlim_t;
+    let lim = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: plain system call on a PID we own; the old limit is not asked for.
+    let r = unsafe { libc::prlimit(pid, libc::RLIMIT_AS, &lim, std::ptr::null_mut()) };
+    if r != 0 {
+        return Err(format!(
+            "cannot limit its memory to {mb} MB: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}
+
 /// Reads the PID line printed by [`LAUNCHER`], before anything else is read.
 pub(super) fn read_pid<R: Read>(r: &mut R) -> Result<i32, String> {
     let mut line = Vec::new();

@@ -3,7 +3,8 @@
 use super::kill::{is_alive, sigkill, Deadline};
 use super::parse::{side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
 use super::process::{
-    command_line, default_value, drain_stderr, read_pid, sort_name, wait_tail, StderrTail, LAUNCHER,
+    command_line, default_value, drain_stderr, limit_address_space, read_pid, sort_name, wait_tail,
+    StderrTail, LAUNCHER,
 };
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
 use crate::logic::{free_vars, smt_symbol, Assignment, SmtTerm, Term, Value, Var};
@@ -86,6 +87,11 @@ impl Smt {
             last_assumptions: vec![],
             stats: SmtStats::default(),
         };
+        if let Some(mb) = cfg.memory_limit_mb {
+            // inherited through the launcher's `exec`: the solver runs under it from its start
+            limit_address_space(pid, mb)
+                .map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;
+        }
         // Lets the launcher start the solver (the shell reads its line byte by byte).
         smt.send("\n")
             .map_err(|e| SmtError::Spawn(format!("`{}`: {e}", describe())))?;

@@ -497,3 +497,26 @@ fn unprintable_symbols_are_rejected() {
     assert!(matches!(s.assert(&bad), Err(SmtError::Solver(_))));
     assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
 }
+
+/// A solver under a tiny `RLIMIT_AS` fails (at its start or at its first query) with an
+/// error, never an answer; under a generous one it answers as usual.
+#[test]
+fn memory_limit_applies_to_the_solver_process() {
+    for kind in [SolverKind::Z3, SolverKind::Yices] {
+        let Some(mut cfg) = config(kind, "memory_limit_applies_to_the_solver_process") else {
+            continue;
+        };
+        cfg.memory_limit_mb = Some(4);
+        let tiny = Smt::new(&cfg, "tiny").and_then(|mut s| {
+            s.declare(&int("x"))?;
+            s.assert(&mk_le(mk_var("x", Sort::Int), mk_int(3)))?;
+            s.check_sat()
+        });
+        assert!(tiny.is_err(), "{kind} answered {tiny:?} under 4 MB");
+        cfg.memory_limit_mb = Some(2000);
+        let mut s = Smt::new(&cfg, "generous").unwrap();
+        s.declare(&int("x")).unwrap();
+        s.assert(&mk_le(mk_var("x", Sort::Int), mk_int(3))).unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
+    }
+}

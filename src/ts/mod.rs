@@ -74,6 +74,75 @@ struct Encoded {
     vars: Vec<(Var, Term)>,
 }
 
+/// The role of a clause in the transition system, which names its local variables.
+#[derive(Clone, Copy)]
+enum Role {
+    Init,
+    Step,
+    Query,
+}
+
+/// Terms every clause's encoding uses, made once: the state variables, now and next, the
+/// `s = default` equations of unused slots, each predicate's slot positions, and the step-local
+/// variables `f.i0`, `t.b1`, ... by role, sort and index.
+struct EncodeCache {
+    loc: Option<usize>,
+    cur: Vec<Term>,
+    next: Vec<Term>,
+    default_cur: Vec<Term>,
+    default_next: Vec<Term>,
+    slot_pos: Vec<Vec<usize>>,
+    locals: FxHashMap<(u8, bool, usize), Term>,
+}
+
+impl EncodeCache {
+    fn new(a: &TsAdapter) -> EncodeCache {
+        let state = &a.ts.state;
+        let cur: Vec<Term> = state.iter().map(mk_var_of).collect();
+        let next: Vec<Term> = a.ts.next.iter().map(mk_var_of).collect();
+        let default_cur = state
+            .iter()
+            .zip(&cur)
+            .map(|(s, t)| mk_eq(t.clone(), default_of(s.sort)))
+            .collect();
+        let default_next = state
+            .iter()
+            .zip(&next)
+            .map(|(s, t)| mk_eq(t.clone(), default_of(s.sort)))
+            .collect();
+        EncodeCache {
+            loc: a.loc.as_ref().map(|l| a.state_pos[l]),
+            cur,
+            next,
+            default_cur,
+            default_next,
+            slot_pos: a
+                .slots
+                .iter()
+                .map(|ss| ss.iter().map(|s| a.state_pos[s]).collect())
+                .collect(),
+            locals: FxHashMap::default(),
+        }
+    }
+
+    /// The `n`-th local variable of sort `sort` of a clause in `role`.
+    fn local(&mut self, role: Role, sort: Sort, n: usize) -> Term {
+        let key = (role as u8, sort == Sort::Bool, n);
+        self.locals
+            .entry(key)
+            .or_insert_with(|| {
+                let r = match role {
+                    Role::Init => "f",
+                    Role::Step => "t",
+                    Role::Query => "q",
+                };
+                let s = if sort == Sort::Int { "i" } else { "b" };
+                mk_var(&format!("{r}.{s}{n}"), sort)
+            })
+            .clone()
+    }
+}
+
 /// A linear clause system seen as a transition system, and the way back.
 pub struct TsAdapter {
     pub ts: TransitionSystem,
@@ -104,15 +173,13 @@ impl TsAdapter {
         if !sys.is_linear() {
             return None;
         }
-        let mut preds: Vec<PredId> = vec![];
+        let mut used = vec![false; sys.preds.len()];
         for c in &sys.clauses {
             for a in c.body.iter().chain(c.head.iter()) {
-                if !preds.contains(&a.pred) {
-                    preds.push(a.pred);
-                }
+                used[a.pred.idx()] = true;
             }
         }
-        preds.sort();
+        let preds: Vec<PredId> = sys.pred_ids().filter(|p| used[p.idx()]).collect();
         let loc = (preds.len() > 1).then(|| Var {
             name: "loc".into(),
             sort: Sort::Int,
@@ -187,20 +254,21 @@ impl TsAdapter {
                 .enumerate()
                 .map(|(i, v)| (v.clone(), i))
                 .collect();
+        let mut cache = EncodeCache::new(&a);
         for (i, c) in sys.clauses.iter().enumerate() {
             let id = ClauseId(i as u32);
             match (c.body.is_empty(), c.head.is_none()) {
                 (true, true) => a.direct_queries.push(id),
                 (true, false) => {
-                    let e = a.encode(id, c, "f");
+                    let e = a.encode(&mut cache, id, c, Role::Init);
                     a.inits.push(e)
                 }
                 (false, true) => {
-                    let e = a.encode(id, c, "q");
+                    let e = a.encode(&mut cache, id, c, Role::Query);
                     a.queries.push(e)
                 }
                 (false, false) => {
-                    let e = a.encode(id, c, "t");
+                    let e = a.encode(&mut cache, id, c, Role::Step);
                     a.steps.push(e)
                 }
             }
@@ -221,35 +289,32 @@ impl TsAdapter {
     }
 
     /// The disjunct of clause `c`; `role` prefixes its local variables.
-    fn encode(&self, id: ClauseId, c: &Clause, role: &str) -> Encoded {
+    fn encode(&self, cache: &mut EncodeCache, id: ClauseId, c: &Clause, role: Role) -> Encoded {
         let mut map: FxHashMap<Var, Term> = FxHashMap::default();
         let mut conj = vec![];
         let mut eqs: Vec<(Term, Term)> = vec![];
+        let loc = cache.loc;
         let mut bind =
             |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
-                if let Some(l) = &self.loc {
-                    let l = if next { self.next_of(l) } else { l.clone() };
-                    conj.push(mk_eq(mk_var_of(&l), self.loc_value(app.pred)));
+                let terms = if next { &cache.next } else { &cache.cur };
+                if let Some(l) = loc {
+                    conj.push(mk_eq(terms[l].clone(), self.loc_value(app.pred)));
                 }
-                let slots = &self.slots[app.pred.idx()];
-                for (arg, slot) in app.args.iter().zip(slots) {
-                    let slot = if next {
-                        self.next_of(slot)
-                    } else {
-                        slot.clone()
-                    };
+                let pos = &cache.slot_pos[app.pred.idx()];
+                for (arg, &j) in app.args.iter().zip(pos) {
+                    let slot = terms[j].clone();
                     match arg.as_var() {
                         Some(v) if !map.contains_key(v) => {
-                            map.insert(v.clone(), mk_var_of(&slot));
+                            map.insert(v.clone(), slot);
                         }
-                        _ => eqs.push((mk_var_of(&slot), arg.clone())),
+                        _ => eqs.push((slot, arg.clone())),
                     }
                 }
                 if next {
                     // unused slots get their default value
-                    for s in &self.ts.state {
-                        if Some(s) != self.loc.as_ref() && !slots.contains(s) {
-                            conj.push(mk_eq(mk_var_of(&self.next_of(s)), default_of(s.sort)));
+                    for (j, d) in cache.default_next.iter().enumerate() {
+                        if Some(j) != loc && !pos.contains(&j) {
+                            conj.push(d.clone());
                         }
                     }
                 }
@@ -264,10 +329,10 @@ impl TsAdapter {
         if c.body.is_empty() {
             // init: unused slots of the head predicate are at their default too
             if let Some(h) = &c.head {
-                let slots = &self.slots[h.pred.idx()];
-                for s in &self.ts.state {
-                    if Some(s) != self.loc.as_ref() && !slots.contains(s) {
-                        conj.push(mk_eq(mk_var_of(s), default_of(s.sort)));
+                let pos = &cache.slot_pos[h.pred.idx()];
+                for (j, d) in cache.default_cur.iter().enumerate() {
+                    if Some(j) != loc && !pos.contains(&j) {
+                        conj.push(d.clone());
                     }
                 }
             }
@@ -275,20 +340,25 @@ impl TsAdapter {
         let (mut ni, mut nb) = (0, 0);
         let mut vars = vec![];
         for v in c.vars() {
-            let t = map.entry(v.clone()).or_insert_with(|| {
-                let name = match v.sort {
-                    Sort::Int => {
-                        ni += 1;
-                        format!("{role}.i{}", ni - 1)
-                    }
-                    Sort::Bool => {
-                        nb += 1;
-                        format!("{role}.b{}", nb - 1)
-                    }
-                };
-                mk_var(&name, v.sort)
-            });
-            vars.push((v, t.clone()));
+            let t = match map.get(&v) {
+                Some(t) => t.clone(),
+                None => {
+                    let n = match v.sort {
+                        Sort::Int => {
+                            ni += 1;
+                            ni - 1
+                        }
+                        Sort::Bool => {
+                            nb += 1;
+                            nb - 1
+                        }
+                    };
+                    let t = cache.local(role, v.sort, n);
+                    map.insert(v.clone(), t.clone());
+                    t
+                }
+            };
+            vars.push((v, t));
         }
         conj.push(subst(&c.constraint, &map));
         for (s, a) in eqs {

@@ -7,6 +7,7 @@ use super::{BackTranslate, ClauseMap, Model, Origin, Pass};
 use crate::frontend::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::{mk_false, mk_true};
 use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 pub struct ConeOfInfluence;
 
@@ -36,7 +37,7 @@ impl Pass for ConeOfInfluence {
         "cone-of-influence"
     }
 
-    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
         // Forward: a predicate is reachable once some clause defining it has all its body
         // predicates reachable (Horn propagation with counters).
         let n = sys.preds.len();

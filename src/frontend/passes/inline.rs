@@ -7,6 +7,7 @@ use super::{expand_cex, BackTranslate, Cex, Model, Origin, OriginStep, Pass, Pre
 use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 pub struct Inline;
 
@@ -18,7 +19,7 @@ struct Eliminated {
 
 struct Back {
     origins: Vec<Origin>,
-    old: ChcSystem,
+    old: Arc<ChcSystem>,
     /// In elimination order.
     eliminated: Vec<Eliminated>,
 }
@@ -197,7 +198,7 @@ impl Pass for Inline {
         "inline"
     }
 
-    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
         // Live clauses (None once resolved away), and per predicate the live clauses
         // defining and using it.
         let mut clauses: Vec<Option<(Clause, Origin)>> = sys

@@ -17,6 +17,7 @@ pub use simplify::Simplify;
 use super::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::{eval, Assignment, Term, Var};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// An interpretation of predicates: a formula over the predicate's [`params`](super::PredDecl::params).
 /// A predicate without an entry is interpreted as `false`.
@@ -122,7 +123,7 @@ pub trait BackTranslate: Send + Sync {
 /// A preprocessing pass.
 pub trait Pass {
     fn name(&self) -> &'static str;
-    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>);
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>);
 }
 
 /// Expands each step through the origin of its clause (shared by passes that only rewrite
@@ -177,7 +178,7 @@ pub fn expand_cex(origins: &[Origin], old: &ChcSystem, c: Cex) -> Cex {
 /// Back-translation of a pass that rewrites clauses and keeps every predicate's meaning.
 pub struct ClauseMap {
     pub origins: Vec<Origin>,
-    pub old: ChcSystem,
+    pub old: Arc<ChcSystem>,
 }
 
 impl BackTranslate for ClauseMap {
@@ -198,7 +199,8 @@ pub fn preprocess(sys: &ChcSystem) -> (ChcSystem, Vec<Box<dyn BackTranslate>>) {
         Box::new(Simplify),
         Box::new(ConeOfInfluence),
     ];
-    let mut cur = sys.clone();
+    // each back-translator shares the system its pass was given (no copy per pass)
+    let mut cur = Arc::new(sys.clone());
     let mut backs = vec![];
     for p in passes {
         let t = std::time::Instant::now();
@@ -210,10 +212,12 @@ pub fn preprocess(sys: &ChcSystem) -> (ChcSystem, Vec<Box<dyn BackTranslate>>) {
             next.clauses.len(),
             t.elapsed().as_secs_f64()
         );
-        cur = next;
+        cur = Arc::new(next);
         backs.push(back);
     }
-    (cur, backs)
+    // the last back-translator holds the system before the last pass, not `cur`
+    let out = Arc::try_unwrap(cur).unwrap_or_else(|shared| (*shared).clone());
+    (out, backs)
 }
 
 /// Applies back-translators in reverse order to a model.

@@ -5,6 +5,7 @@ use super::{BackTranslate, ClauseMap, Origin, Pass};
 use crate::frontend::chc::{ChcSystem, Clause, ClauseId, PredApp};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 pub struct Simplify;
 
@@ -13,7 +14,7 @@ impl Pass for Simplify {
         "simplify"
     }
 
-    fn apply(&self, sys: &ChcSystem) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
         let mut out = ChcSystem {
             preds: sys.preds.clone(),
             clauses: vec![],

@@ -1,0 +1,107 @@
+//! The memory limit on chcsolve's own heap (`--memory-limit`, [`crate::Options::memory_limit`]).
+//!
+//! [`CountingAlloc`] wraps the system allocator and keeps the number of live heap bytes in
+//! one relaxed atomic. It never refuses an allocation because of the limit: when the count
+//! passes the limit it only raises a flag, which the run's stop mechanism polls (the binary's
+//! main thread every [`POLL`], the portfolio loop of [`crate::solve`] as it waits for the
+//! engines). The run then stops its engines and answers `unknown`. Refusing at the limit
+//! would abort the process in the middle of an allocation instead; the flag leaves the
+//! headroom of one poll interval, in which a run allocates a few MB at most.
+//!
+//! The counter only counts when the binary installs the allocator (`#[global_allocator]` in
+//! `main.rs`); a library user who wants the limit installs it the same way. Without it,
+//! [`used`] stays 0 and the limit never triggers.
+//!
+//! The solver processes are limited separately: each gets `RLIMIT_AS` of the same size (see
+//! [`crate::smt::SolverConfig::memory_limit_mb`]).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::time::Duration;
+
+/// How often the stop mechanism looks at the flag.
+pub const POLL: Duration = Duration::from_millis(20);
+
+/// Live heap bytes allocated through [`CountingAlloc`].
+static USED: AtomicUsize = AtomicUsize::new(0);
+/// The limit in bytes (`usize::MAX`: none).
+static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// Set once [`USED`] passed [`LIMIT`]; never cleared while the limit stands.
+static OVER: AtomicBool = AtomicBool::new(false);
+
+/// The system allocator, counting live bytes against the limit.
+pub struct CountingAlloc;
+
+#[inline]
+fn grew(by: usize) {
+    let now = USED.fetch_add(by, Relaxed) + by;
+    if now > LIMIT.load(Relaxed) {
+        OVER.store(true, Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for CountingAlloc {
+    #[inline]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        USED.fetch_sub(layout.size(), Relaxed);
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                USED.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+/// Live heap bytes (0 unless [`CountingAlloc`] is the global allocator).
+pub fn used() -> usize {
+    USED.load(Relaxed)
+}
+
+/// Sets the limit in MB (`None`: no limit) and clears the flag when the heap is below it.
+pub fn set_limit_mb(mb: Option<u64>) {
+    let bytes = mb.map_or(usize::MAX, |mb| {
+        usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+    });
+    LIMIT.store(bytes, Relaxed);
+    OVER.store(used() > bytes, Relaxed);
+}
+
+/// The limit in MB, if one is set.
+pub fn limit_mb() -> Option<u64> {
+    match LIMIT.load(Relaxed) {
+        usize::MAX => None,
+        b => Some((b >> 20) as u64),
+    }
+}
+
+/// True once the heap has passed the limit.
+pub fn over_limit() -> bool {
+    OVER.load(Relaxed)
+}
