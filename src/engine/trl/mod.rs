@@ -31,9 +31,10 @@
 //! other invariant. `unsat`: an error model whose steps are all original is a real
 //! counterexample (re-found by plain BMC at its depth). An error reached through learned
 //! relations proves nothing (they over-approximate); then the extended system cannot be
-//! proved safe any more and TRL continues as plain BMC only (the paper's use of
-//! acceleration to certify such paths is not implemented). A plain BMC unrolling runs
-//! beside it throughout, given as much time, as in ABMC.
+//! proved safe any more, and ABMC takes over ([`Run::hand_over`]): its learned transitions
+//! are accelerations, and its counterexamples keep them as segments the validator
+//! certifies (the paper instead accelerates TRL's own learned relations; not done here).
+//! A plain BMC unrolling runs beside TRL throughout, given as much time, as in ABMC.
 
 mod project;
 
@@ -92,6 +93,7 @@ struct Counters {
     blocking: usize,
     inv_cubes: usize,
     plain_depth: usize,
+    handed_over: bool,
 }
 
 pub struct Trl {
@@ -143,6 +145,7 @@ impl TsEngine for Trl {
                 ("blocking clauses", c.blocking.to_string()),
                 ("invariant cubes", c.inv_cubes.to_string()),
                 ("plain bmc depth", c.plain_depth.to_string()),
+                ("handed over to abmc", c.handed_over.to_string()),
             ],
             self.smt,
         )
@@ -330,7 +333,7 @@ impl<'a> Run<'a> {
                 match self.error_at(i)? {
                     ErrorCheck::Unreachable => {}
                     ErrorCheck::Real => return self.counterexample(i),
-                    ErrorCheck::Spurious => return self.only_bmc(),
+                    ErrorCheck::Spurious => return self.hand_over(),
                 }
             }
             checked = d + 1;
@@ -364,20 +367,21 @@ impl<'a> Run<'a> {
     }
 
     /// The extended system reaches the error through learned relations: it can no longer
-    /// be proved safe, so only the plain BMC unrolling goes on.
-    fn only_bmc(&mut self) -> Result<TsAnswer, Stop> {
-        log::info!("trl: the error is reachable through learned relations; plain BMC only");
-        if !self.cfg.plain_bmc {
-            return Err(Stop::Unsupported("error reachable through learned relations".into()));
-        }
-        loop {
-            let budget = self.plain.seconds + 1.0;
-            if let Some(cex) = self.plain_bmc(budget)? {
-                return Ok(cex);
-            }
-            if self.cfg.max_depth.is_some_and(|m| self.plain.depth > m) {
-                return Err(Stop::Bound(self.plain.depth - 1));
-            }
+    /// be proved safe. Its learned relations over-approximate, so they cannot certify the
+    /// path either; ABMC takes over, whose learned transitions are accelerations (exact
+    /// or under-approximating) and whose counterexamples keep them as certified segments.
+    fn hand_over(&mut self) -> Result<TsAnswer, Stop> {
+        log::info!("trl: the error is reachable through learned relations; handing over to abmc");
+        self.c.handed_over = true;
+        let mut cfg = super::abmc::Config::default();
+        cfg.max_depth = self.cfg.max_depth;
+        let mut abmc = super::abmc::Abmc::new(cfg);
+        let r = abmc.solve(self.ts, self.smt_cfg);
+        self.confirm += abmc.stats().1;
+        match r {
+            TsAnswer::Unknown(e) => Err(e),
+            // ABMC's safety proof is an invariant the validator checks like ours
+            r => Ok(r),
         }
     }
 
