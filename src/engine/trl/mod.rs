@@ -633,3 +633,6 @@ fn shortest_loop(trace: &[Tr]) -> Option<(usize, usize)> {
     best
 }
 
+
+#[cfg(test)]
+mod tests;
