@@ -118,18 +118,17 @@ impl TsEngine for Trl {
     }
 
     fn solve(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> TsAnswer {
-        let r = match (Smt::new(smt, "trl"), Smt::new(smt, "trl-aux")) {
-            (Ok(s), Ok(aux)) => {
-                let mut run = Run::new(ts, &self.cfg, Unroller::new(s), Unroller::new(aux), smt);
+        let r = match Smt::new(smt, "trl") {
+            Ok(s) => {
+                let mut run = Run::new(ts, &self.cfg, Unroller::new(s), smt);
                 let r = run.main();
                 self.c = run.c;
                 self.smt = run.u.smt.stats();
-                self.smt += run.aux.smt.stats();
                 self.smt += run.plain.stats();
                 self.smt += run.confirm;
                 r
             }
-            (Err(e), _) | (_, Err(e)) => Err(e.into()),
+            Err(e) => Err(e.into()),
         };
         r.unwrap_or_else(TsAnswer::Unknown)
     }
@@ -158,8 +157,6 @@ struct Run<'a> {
     cfg: &'a Config,
     smt_cfg: &'a SolverConfig,
     u: Unroller,
-    /// A second solver for small queries on learned relations.
-    aux: Unroller,
     c: Counters,
     locals: Vec<Var>,
     id: Var,
@@ -181,7 +178,6 @@ impl<'a> Run<'a> {
         ts: &'a TransitionSystem,
         cfg: &'a Config,
         u: Unroller,
-        aux: Unroller,
         smt_cfg: &'a SolverConfig,
     ) -> Run<'a> {
         let locals = free_vars(&ts.trans)
@@ -193,7 +189,6 @@ impl<'a> Run<'a> {
             cfg,
             smt_cfg,
             u,
-            aux,
             c: Counters::default(),
             locals,
             id: Var {
@@ -517,18 +512,20 @@ impl<'a> Run<'a> {
             phi.push(t);
         }
         let phi = mk_and(phi);
-        self.aux.push()?;
-        self.aux.assert(&phi)?;
-        let r = match self.aux.check()? {
+        // in the unrolling's solver, over the unindexed names (no step uses them)
+        let aux = &mut self.u;
+        aux.push()?;
+        aux.assert(&phi)?;
+        let r = match aux.check()? {
             SatResult::Sat => {
-                let mut m = self.aux.model()?;
+                let mut m = aux.model()?;
                 m.extend(vals.iter().map(|(v, x)| (v.clone(), x.clone())));
                 Some(m)
             }
             SatResult::Unsat => None,
             SatResult::Unknown => return Err(Stop::SolverUnknown),
         };
-        self.aux.pop()?;
+        aux.pop()?;
         Ok(r)
     }
 
