@@ -22,7 +22,14 @@ fn z3() -> SolverConfig {
 /// `chcsolve --engine trl --stats --print-witness FILE`: (stdout, stderr).
 fn cli(path: &str) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_chcsolve"))
-        .args(["--engine", "trl", "--timeout", "20", "--stats", "--print-witness"])
+        .args([
+            "--engine",
+            "trl",
+            "--timeout",
+            "20",
+            "--stats",
+            "--print-witness",
+        ])
         .arg(bench_dir().join(path))
         .output()
         .expect("run chcsolve");
@@ -70,7 +77,10 @@ fn lib(path: &str, expected: &str, secs: u64) -> &'static str {
         got == "unknown" || got == expected,
         "{path}: WRONG answer {got}, expected {expected}"
     );
-    assert_eq!(out.stats.validation_failures, 0, "{path}: a witness failed validation");
+    assert_eq!(
+        out.stats.validation_failures, 0,
+        "{path}: a witness failed validation"
+    );
     got
 }
 
@@ -83,9 +93,15 @@ fn trl_proves_zigzag_safe_with_a_validated_disjunctive_invariant() {
         let path = format!("gen/zigzag-{n}-sat.smt2");
         let (out, err) = cli(&path);
         assert!(out.starts_with("sat\n"), "{path}: {out}\n{err}");
-        assert!(out.contains("(define-fun Z "), "{path}: no model printed: {out}");
+        assert!(
+            out.contains("(define-fun Z "),
+            "{path}: no model printed: {out}"
+        );
         assert!(err.contains("; winner: trl"), "{path}: {err}");
-        assert!(err.contains("; validations: 1 (failed: 0)"), "{path}: {err}");
+        assert!(
+            err.contains("; validations: 1 (failed: 0)"),
+            "{path}: {err}"
+        );
         assert_eq!(trl_stat(&err, "handed over to abmc"), "false", "{path}");
         let learned: usize = trl_stat(&err, "learned relations").parse().unwrap();
         assert!(learned >= 2, "{path}: {learned} relations learned");
@@ -100,7 +116,10 @@ fn trl_finds_zigzag_counterexamples() {
         let path = format!("gen/zigzag-{n}-unsat.smt2");
         let (out, err) = cli(&path);
         assert!(out.starts_with("unsat\n"), "{path}: {out}\n{err}");
-        assert!(err.contains("; validations: 1 (failed: 0)"), "{path}: {err}");
+        assert!(
+            err.contains("; validations: 1 (failed: 0)"),
+            "{path}: {err}"
+        );
         assert_eq!(lib(&path, "unsat", 20), "unsat", "{path}");
     }
 }
@@ -133,6 +152,9 @@ fn trl_is_never_wrong_on_bench_chc() {
         "gen/nested-20x50-sat.smt2",
         "gen/zigzag-1000-sat.smt2",
     ] {
-        assert!(sat.iter().any(|p| p == path), "trl did not prove {path} safe; it proved {sat:?}");
+        assert!(
+            sat.iter().any(|p| p == path),
+            "trl did not prove {path} safe; it proved {sat:?}"
+        );
     }
 }

@@ -581,8 +581,14 @@ impl<'a> Run<'a> {
             phi.extend((0..i).map(|j| self.range(j, true)));
             phi
         };
-        let (inv, cubes) =
-            reachable_states(self.ts, self.smt_cfg, "abmc-inv", b, self.cfg.max_cubes, &phi)?;
+        let (inv, cubes) = reachable_states(
+            self.ts,
+            self.smt_cfg,
+            "abmc-inv",
+            b,
+            self.cfg.max_cubes,
+            &phi,
+        )?;
         self.c.inv_cubes = cubes;
         Ok(TsAnswer::Safe(inv))
     }

@@ -53,7 +53,10 @@ impl PlainBmc {
             match u.check()? {
                 SatResult::Sat => {
                     let vals = u.model()?;
-                    log::info!("{}: plain BMC found a counterexample at depth {k}", self.label);
+                    log::info!(
+                        "{}: plain BMC found a counterexample at depth {k}",
+                        self.label
+                    );
                     return Ok(Some(TsAnswer::Unsafe { k, vals }));
                 }
                 SatResult::Unknown => return Err(Stop::SolverUnknown),

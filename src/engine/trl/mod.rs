@@ -439,19 +439,23 @@ impl<'a> Run<'a> {
         let ts = self.ts;
         map_vars(t, &mut |v| {
             if ts.state.contains(v) {
-                Some(mk_var_of(&ts.at_var(v, s)))
-            } else if let Some(k) = ts.next.iter().position(|n| n == v) {
-                Some(mk_var_of(&ts.at_var(&ts.state[k], e)))
-            } else {
-                None
+                return Some(mk_var_of(&ts.at_var(v, s)));
             }
+            let k = ts.next.iter().position(|n| n == v)?;
+            Some(mk_var_of(&ts.at_var(&ts.state[k], e)))
         })
     }
 
     /// The loop at steps `s .. e-1` of `model`: blocks it with a learned relation that
     /// covers its start and end states, learning one by transitive projection if none does.
     /// Returns whether it learned a relation.
-    fn handle_loop(&mut self, trace: &[Tr], model: &Assignment, s: usize, e: usize) -> Result<bool, Stop> {
+    fn handle_loop(
+        &mut self,
+        trace: &[Tr],
+        model: &Assignment,
+        s: usize,
+        e: usize,
+    ) -> Result<bool, Stop> {
         let ts = self.ts;
         let vals: Assignment = ts
             .state
@@ -531,7 +535,13 @@ impl<'a> Run<'a> {
 
     /// Learns a relation from the loop at steps `s .. e-1` of `model`; it is asserted at
     /// every step.
-    fn learn(&mut self, trace: &[Tr], model: &Assignment, s: usize, e: usize) -> Result<usize, Stop> {
+    fn learn(
+        &mut self,
+        trace: &[Tr],
+        model: &Assignment,
+        s: usize,
+        e: usize,
+    ) -> Result<usize, Stop> {
         let ts = self.ts;
         let mut pi = vec![];
         for (j, t) in trace.iter().enumerate().take(e).skip(s) {
@@ -601,8 +611,14 @@ impl<'a> Run<'a> {
             phi.extend((0..i).map(|j| self.range(j, true)));
             phi
         };
-        let (inv, cubes) =
-            reachable_states(self.ts, self.smt_cfg, "trl-inv", b, self.cfg.max_cubes, &phi)?;
+        let (inv, cubes) = reachable_states(
+            self.ts,
+            self.smt_cfg,
+            "trl-inv",
+            b,
+            self.cfg.max_cubes,
+            &phi,
+        )?;
         self.c.inv_cubes = cubes;
         Ok(TsAnswer::Safe(inv))
     }
@@ -629,7 +645,6 @@ fn shortest_loop(trace: &[Tr]) -> Option<(usize, usize)> {
     }
     best
 }
-
 
 #[cfg(test)]
 mod tests;

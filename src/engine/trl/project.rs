@@ -30,7 +30,12 @@ pub fn transitive_projection(
     post: &[Var],
     n: &Var,
 ) -> Result<Vec<Term>, String> {
-    let vars: FxHashSet<Var> = pi.iter().flat_map(free_vars).chain(pre.iter().cloned()).chain(post.iter().cloned()).collect();
+    let vars: FxHashSet<Var> = pi
+        .iter()
+        .flat_map(free_vars)
+        .chain(pre.iter().cloned())
+        .chain(post.iter().cloned())
+        .collect();
     let to_unindexed: FxHashMap<Var, Term> = pre
         .iter()
         .zip(state)

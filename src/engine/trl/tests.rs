@@ -21,7 +21,11 @@ fn a(pairs: &[(&Var, i64)]) -> Assignment {
 
 /// `R(x, y, x', y', n)` under the given values.
 fn holds(r: &[Term], vars: &[&Var], vals: &[i64]) -> bool {
-    let m = a(&vars.iter().copied().zip(vals.iter().copied()).collect::<Vec<_>>());
+    let m = a(&vars
+        .iter()
+        .copied()
+        .zip(vals.iter().copied())
+        .collect::<Vec<_>>());
     eval_bool(&mk_and(r.to_vec()), &m).unwrap()
 }
 
@@ -58,7 +62,10 @@ fn trl_transitive_projection_is_transitive_and_covers_every_iteration() {
                 }
                 cx += 1;
                 cy -= 2;
-                assert!(holds(&r, &vars, &[x, y, cx, cy, k]), "{x},{y} -> {cx},{cy} in {k}");
+                assert!(
+                    holds(&r, &vars, &[x, y, cx, cy, k]),
+                    "{x},{y} -> {cx},{cy} in {k}"
+                );
             }
         }
     }
