@@ -24,12 +24,14 @@ const DEEP: &[&str] = &[
     "gen/updown-10000-unsat.smt2",
     "gen/phase-100-unsat.smt2",
     "gen/nested-10x10-unsat.smt2",
+    "gen/zigzag-100-unsat.smt2",
     // only acceleration reaches these within the limit: the portfolio test and
     // `abmc_finds_deep_counterexamples_at_small_bounds` cover them
     "gen/counter-100000-unsat.smt2",
     "gen/updown-100000-unsat.smt2",
     "gen/phase-1000-unsat.smt2",
     "gen/nested-20x50-unsat.smt2",
+    "gen/zigzag-1000-unsat.smt2",
     // 10^6 steps: ABMC's certified segments (tests/accel_cex.rs and the portfolio)
     "gen/counter-1000000-unsat.smt2",
     "gen/updown-1000000-unsat.smt2",

@@ -16,7 +16,7 @@ const FAULTS: [&str; 8] = [
     "none", "exit", "hang", "garbage", "model", "unknown", "slow", "stderr",
 ];
 /// The engines, and `default` for the default portfolio.
-const ENGINES: [&str; 9] = [
+const ENGINES: [&str; 10] = [
     "default",
     "bmc",
     "kind",
@@ -26,6 +26,7 @@ const ENGINES: [&str; 9] = [
     "tpa",
     "split-tpa",
     "pdkind",
+    "trl",
 ];
 /// Seconds given to `--timeout`.
 const TIMEOUT: u64 = 3;

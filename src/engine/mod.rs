@@ -10,6 +10,7 @@
 //! | `pdkind` | Jovanović, Dutertre, *Property-directed k-induction* (FMCAD 2016) | [`pdkind`] |
 //! | `split-tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Split transition power abstraction for unbounded safety* (LPAR 2023) | [`tpa::split`] |
 //! | `abmc` | Frohn & Giesl, *Accelerated bounded model checking* (seed 003), Alg. 3 | [`abmc`] |
+//! | `trl` | Frohn & Giesl, *Infinite State Model Checking by Learning Transitive Relations* (arXiv 2502.04761), Alg. 1 | [`trl`] |
 //! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`crate::spacer`] |
 
 pub mod abmc;
@@ -17,10 +18,12 @@ pub mod bmc;
 pub mod imc;
 pub mod kind;
 pub mod kinductive;
+pub mod learn;
 mod path;
 pub mod pdkind;
 pub mod pdr;
 pub mod tpa;
+pub mod trl;
 mod unroll;
 
 pub use path::{AccelPath, Expand, TsLink, TsPath, TsSegment};
@@ -129,6 +132,11 @@ pub enum EngineKind {
     /// and `trans^(< 2^n)`; deep counterexamples (confirmed by BMC) and inductive invariants
     /// from transition invariants of either. Not in the default portfolio.
     SplitTpa,
+    /// Transitive relation learning (TRL): the system is extended by transitive relations
+    /// learned from loops of traces until its diameter is finite; inductive invariants from
+    /// the states reachable within the diameter, counterexamples by BMC. Not in the default
+    /// portfolio.
+    Trl,
     /// Spacer (Komuravelli, Gurfinkel, Chaki, CAV 2014) on the clause graph, so also on
     /// non-linear clauses: frames of lemmas and must-summaries per predicate. Runs on every
     /// system that is non-linear after preprocessing.
@@ -146,6 +154,7 @@ impl EngineKind {
             EngineKind::Tpa => "tpa",
             EngineKind::Pdkind => "pdkind",
             EngineKind::SplitTpa => "split-tpa",
+            EngineKind::Trl => "trl",
             EngineKind::Spacer => "spacer",
         }
     }
@@ -162,6 +171,7 @@ impl EngineKind {
             EngineKind::SplitTpa => {
                 Box::new(tpa::split::SplitTpa::new(tpa::split::Config::default()))
             }
+            EngineKind::Trl => Box::new(trl::Trl::new(trl::Config::default())),
             // runs on the clause graph: solve.rs starts it, never the transition-system portfolio
             EngineKind::Spacer => Box::new(crate::spacer::NotOnTs),
         }

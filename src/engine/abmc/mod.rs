@@ -39,11 +39,11 @@ mod expand;
 use cex::Table;
 use compose::compose;
 
+use super::learn::{implicant_key, plain::PlainBmc, reach::reachable_states};
 use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
 use crate::ts::TransitionSystem;
-use num_bigint::BigInt;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::time::Instant;
 
@@ -115,13 +115,6 @@ struct Counters {
     plain_depth: usize,
 }
 
-/// The plain BMC unrolling that runs beside the accelerated one.
-struct Plain {
-    u: Unroller,
-    depth: usize,
-    seconds: f64,
-}
-
 pub struct Abmc {
     cfg: Config,
     c: Counters,
@@ -150,9 +143,7 @@ impl TsEngine for Abmc {
                 let r = run.main();
                 self.c = run.c;
                 self.smt = run.u.smt.stats();
-                if let Some(p) = &run.plain {
-                    self.smt += p.u.smt.stats();
-                }
+                self.smt += run.plain.stats();
                 r
             }
             Err(e) => Err(e.into()),
@@ -200,7 +191,7 @@ struct Run<'a> {
     /// Every formula asserted outside push scopes, with the highest step it mentions
     /// (for projecting the reachable states at a depth).
     asserted: Vec<(usize, Term)>,
-    plain: Option<Plain>,
+    plain: PlainBmc,
     /// Seconds spent on the accelerated unrolling.
     seconds: f64,
 }
@@ -234,7 +225,7 @@ impl<'a> Run<'a> {
             edges: FxHashSet::default(),
             bound: 0,
             asserted: vec![],
-            plain: None,
+            plain: PlainBmc::new("abmc-bmc"),
             seconds: 0.0,
         }
     }
@@ -245,39 +236,12 @@ impl<'a> Run<'a> {
         if !self.cfg.plain_bmc {
             return Ok(None);
         }
-        if self.plain.is_none() {
-            let mut u = Unroller::new(Smt::new(self.smt_cfg, "abmc-bmc")?);
-            u.assert_at(self.ts, &self.ts.init, 0)?;
-            self.plain = Some(Plain {
-                u,
-                depth: 0,
-                seconds: 0.0,
-            });
+        let r = self.plain.advance(self.ts, self.smt_cfg, self.seconds)?;
+        self.c.plain_depth = self.plain.depth;
+        if let Some(TsAnswer::Unsafe { k, .. }) = &r {
+            self.c.cex_steps = *k;
         }
-        let ts = self.ts;
-        let p = self.plain.as_mut().unwrap();
-        while p.seconds < self.seconds {
-            let t0 = Instant::now();
-            let k = p.depth;
-            p.u.push()?;
-            p.u.assert_at(ts, &ts.query, k)?;
-            match p.u.check()? {
-                SatResult::Sat => {
-                    let vals = p.u.model()?;
-                    log::info!("abmc: plain BMC found a counterexample at depth {k}");
-                    self.c.cex_steps = k;
-                    return Ok(Some(TsAnswer::Unsafe { k, vals }));
-                }
-                SatResult::Unknown => return Err(Stop::SolverUnknown),
-                SatResult::Unsat => {}
-            }
-            p.u.pop()?;
-            p.u.assert_at(ts, &ts.trans, k)?;
-            p.depth += 1;
-            self.c.plain_depth = p.depth;
-            p.seconds += t0.elapsed().as_secs_f64();
-        }
-        Ok(None)
+        Ok(r)
     }
 
     fn id_at(&self, j: usize) -> Term {
@@ -479,10 +443,7 @@ impl<'a> Run<'a> {
                 continue;
             }
             let a = self.step_values(model, j);
-            let imp = mbp::implicant(&self.ts.trans, &a).map_err(Stop::SolverError)?;
-            let mut lits: Vec<Term> = imp.iter().map(|l| strict(l, &a)).collect();
-            lits.sort_by_key(|t| t.uid());
-            lits.dedup();
+            let lits = implicant_key(&self.ts.trans, &a).map_err(Stop::SolverError)?;
             let o = match self.orig_index.get(&lits) {
                 Some(&o) => o,
                 None => {
@@ -610,10 +571,7 @@ impl<'a> Run<'a> {
     /// state variables, built from model-based projections of the unrollings.
     fn invariant(&mut self, b: usize) -> Result<TsAnswer, Stop> {
         log::info!("abmc: the unrolling is unsatisfiable at bound {b}; building the invariant");
-        let mut smt = Smt::new(self.smt_cfg, "abmc-inv")?;
-        let mut cubes: Vec<Term> = vec![];
-        let state = &self.ts.state;
-        for i in 0..b {
+        let phi = |i: usize| -> Vec<Term> {
             let mut phi: Vec<Term> = self
                 .asserted
                 .iter()
@@ -621,78 +579,19 @@ impl<'a> Run<'a> {
                 .map(|(_, t)| t.clone())
                 .collect();
             phi.extend((0..i).map(|j| self.range(j, true)));
-            let keep: Vec<Var> = state.iter().map(|s| self.ts.at_var(s, i)).collect();
-            let all: Vec<Var> = {
-                let mut v: FxHashSet<Var> = FxHashSet::default();
-                for t in &phi {
-                    v.extend(free_vars(t));
-                }
-                v.extend(keep.iter().cloned());
-                v.into_iter().collect()
-            };
-            let elim: Vec<Var> = all.iter().filter(|v| !keep.contains(v)).cloned().collect();
-            smt.push()?;
-            for v in &all {
-                smt.declare(v)?;
-            }
-            for t in &phi {
-                smt.assert(t)?;
-            }
-            let to_state: FxHashMap<Var, Term> = keep
-                .iter()
-                .zip(state)
-                .map(|(k, s)| (k.clone(), mk_var_of(s)))
-                .collect();
-            let from_state: FxHashMap<Var, Term> = keep
-                .iter()
-                .zip(state)
-                .map(|(k, s)| (s.clone(), mk_var_of(k)))
-                .collect();
-            // cubes found at lower depths already cover part of this depth
-            for c in &cubes {
-                smt.assert(&mk_not(subst(c, &from_state)))?;
-            }
-            loop {
-                match smt.check_sat()? {
-                    SatResult::Unsat => break,
-                    SatResult::Unknown => return Err(Stop::SolverUnknown),
-                    SatResult::Sat => {}
-                }
-                if cubes.len() >= self.cfg.max_cubes {
-                    return Err(Stop::SolverError(format!(
-                        "abmc: the reachable states need more than {} cubes",
-                        self.cfg.max_cubes
-                    )));
-                }
-                let m = smt.get_model(&all)?;
-                let p = mbp::project(&phi, &m, &elim).map_err(Stop::SolverError)?;
-                let cube = mk_and(p.lits);
-                smt.assert(&mk_not(cube.clone()))?;
-                cubes.push(subst(&cube, &to_state));
-            }
-            smt.pop()?;
-        }
-        self.c.inv_cubes = cubes.len();
-        Ok(TsAnswer::Safe(mk_or(cubes)))
+            phi
+        };
+        let (inv, cubes) = reachable_states(
+            self.ts,
+            self.smt_cfg,
+            "abmc-inv",
+            b,
+            self.cfg.max_cubes,
+            &phi,
+        )?;
+        self.c.inv_cubes = cubes;
+        Ok(TsAnswer::Safe(inv))
     }
-}
-
-/// `l`, with a disequality `lin != 0` replaced by the strict inequality `a` satisfies.
-fn strict(l: &Term, a: &Assignment) -> Term {
-    if let TermNode::Not(e) = l.get() {
-        if let TermNode::EqZ(lin) = e.get() {
-            let v = eval_int(&mk_lin(lin.clone()), a).unwrap_or_default();
-            let mut lt = if v < BigInt::from(0) {
-                lin.clone()
-            } else {
-                lin.neg()
-            };
-            // lin < 0  <=>  lin + 1 <= 0
-            lt.k += 1;
-            return mk_le_lin(lt);
-        }
-    }
-    l.clone()
 }
 
 /// Does `w` contain two adjacent copies of a non-empty word?

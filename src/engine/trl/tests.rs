@@ -1,0 +1,105 @@
+//! Transitive projection checked by enumeration on small ranges: the learned relation is
+//! transitive (with `n1 + n2` for the composition), holds for every number of iterations of
+//! its loop, and holds on the loop it was learned from.
+
+use super::project::transitive_projection;
+use crate::logic::*;
+
+fn iv(name: &str) -> Var {
+    Var {
+        name: name.into(),
+        sort: Sort::Int,
+    }
+}
+
+fn a(pairs: &[(&Var, i64)]) -> Assignment {
+    pairs
+        .iter()
+        .map(|(v, k)| ((*v).clone(), Value::Int((*k).into())))
+        .collect()
+}
+
+/// `R(x, y, x', y', n)` under the given values.
+fn holds(r: &[Term], vars: &[&Var], vals: &[i64]) -> bool {
+    let m = a(&vars
+        .iter()
+        .copied()
+        .zip(vals.iter().copied())
+        .collect::<Vec<_>>());
+    eval_bool(&mk_and(r.to_vec()), &m).unwrap()
+}
+
+#[test]
+fn trl_transitive_projection_is_transitive_and_covers_every_iteration() {
+    let (x, y, xp, yp, n) = (iv("x"), iv("y"), iv("x'"), iv("y'"), iv("trl.n1"));
+    let (x0, y0, x1, y1) = (iv("x@0"), iv("y@0"), iv("x@1"), iv("y@1"));
+    // the loop: x < 10, x' = x + 1, y' = y - 2
+    let pi = vec![
+        mk_lt(mk_var_of(&x0), mk_int(10)),
+        mk_eq(mk_var_of(&x1), mk_add(vec![mk_var_of(&x0), mk_int(1)])),
+        mk_eq(mk_var_of(&y1), mk_sub(mk_var_of(&y0), mk_int(2))),
+    ];
+    let model = a(&[(&x0, 3), (&y0, 5), (&x1, 4), (&y1, 3)]);
+    let r = transitive_projection(
+        &pi,
+        &model,
+        &[x.clone(), y.clone()],
+        &[xp.clone(), yp.clone()],
+        &[x0, y0],
+        &[x1, y1],
+        &n,
+    )
+    .unwrap();
+    let vars = [&x, &y, &xp, &yp, &n];
+    assert!(holds(&r, &vars, &[3, 5, 4, 3, 1]), "the loop's own step");
+    // every number of iterations k >= 1 from every start the guard admits
+    for x in -3..10 {
+        for y in -3..3 {
+            let (mut cx, mut cy) = (x, y);
+            for k in 1..6 {
+                if cx >= 10 {
+                    break;
+                }
+                cx += 1;
+                cy -= 2;
+                assert!(
+                    holds(&r, &vars, &[x, y, cx, cy, k]),
+                    "{x},{y} -> {cx},{cy} in {k}"
+                );
+            }
+        }
+    }
+    // transitivity: R(a, b, n1) /\ R(b, c, n2) -> R(a, c, n1 + n2)
+    let range = -2..5;
+    let mut pairs = 0;
+    for ax in range.clone() {
+        for bx in range.clone() {
+            for cx in range.clone() {
+                for n1 in 1..4 {
+                    for n2 in 1..4 {
+                        let (ay, by, cy) = (0, -2 * (bx - ax), -2 * (cx - ax));
+                        if holds(&r, &vars, &[ax, ay, bx, by, n1])
+                            && holds(&r, &vars, &[bx, by, cx, cy, n2])
+                        {
+                            pairs += 1;
+                            assert!(holds(&r, &vars, &[ax, ay, cx, cy, n1 + n2]));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(pairs > 0, "the relation composes with itself somewhere");
+    // and it is not everything: a step that moves y the wrong way is outside
+    assert!(!holds(&r, &vars, &[3, 5, 4, 7, 1]));
+}
+
+#[test]
+fn trl_shortest_loop_is_the_latest_shortest_repetition() {
+    use super::{shortest_loop, Tr};
+    let (a, b) = (Tr::Orig(0), Tr::Orig(1));
+    assert_eq!(shortest_loop(&[a, b]), None);
+    assert_eq!(shortest_loop(&[a, b, a]), Some((0, 2)));
+    assert_eq!(shortest_loop(&[a, b, b]), Some((1, 2)));
+    assert_eq!(shortest_loop(&[a, a, b, b]), Some((2, 3)));
+}
