@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-<<<<<<< HEAD
 // Output that a closed pipe cannot turn into a panic: `chcsolve --version | head -1`, or a
 // caller that stops reading, must not abort the run (println! panics on EPIPE).
 macro_rules! outln {
@@ -33,11 +32,10 @@ macro_rules! errln {
         let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }
-=======
+
 /// Counts the heap for `--memory-limit` (see `chcsolve::mem`).
 #[global_allocator]
 static ALLOC: chcsolve::mem::CountingAlloc = chcsolve::mem::CountingAlloc;
->>>>>>> helper-mem
 
 /// Solves constrained Horn clauses over linear integer arithmetic (CHC-COMP format or z3's
 /// fixedpoint format, detected from the commands).
@@ -269,10 +267,6 @@ fn print_progress(p: &Progress, seconds: f64, json: bool) {
         }
         errln!("{}", serde_json::Value::Object(m));
     } else {
-<<<<<<< HEAD
-        errln!("; total-seconds: {seconds:.3}");
-        errln!("; stopped-in: {stage} (the time limit ended the run)");
-=======
         errln!("; total-seconds: {seconds:.3}");
         let what = if chcsolve::mem::over_limit() {
             "memory"
@@ -280,7 +274,6 @@ fn print_progress(p: &Progress, seconds: f64, json: bool) {
             "time"
         };
         errln!("; stopped-in: {stage} (the {what} limit ended the run)");
->>>>>>> helper-mem
         for (k, v) in figures {
             errln!("; {k}: {v}");
         }

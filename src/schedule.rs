@@ -36,17 +36,17 @@ const fn slice(engine: EngineKind, millis: u64) -> Step {
 
 /// The measured schedules, by the number of cores they were chosen for (README,
 /// "Portfolio"). PDR alone is the strongest engine (574 of 666 LIA-Lin files at 5 s); Spacer
-/// first for 1.25 s and then ABMC beside it add the files PDR misses: Spacer's quick proofs,
-/// ABMC's blocking-clause proofs and deep counterexamples. With more cores, PDKind and IMC
-/// run alone, then split TPA.
+/// first for 1.25 s and then TRL beside it add the files PDR misses: Spacer's quick proofs,
+/// TRL's disjunctive (multi-phase, parity) invariants, and its hand-over to ABMC for deep
+/// counterexamples. With 4 cores PDKind and ABMC run alone beside them; with 6, every engine
+/// that adds a file in the simulation (TPA and split TPA add none).
 #[rustfmt::skip]
 const SCHEDULES: &[(usize, &[&[Step]])] = &[
     (1, &[&[run(Pdr)]]),
-    (2, &[&[run(Pdr)], &[slice(Spacer, 1250), run(Abmc)]]),
-    (4, &[&[run(Pdr)], &[slice(Spacer, 1250), run(Abmc)], &[run(Pdkind)], &[run(Imc)]]),
+    (2, &[&[run(Pdr)], &[slice(Spacer, 1250), run(Trl)]]),
+    (4, &[&[run(Pdr)], &[slice(Spacer, 1250), run(Trl)], &[run(Pdkind)], &[run(Abmc)]]),
     (6, &[
-        &[run(Pdr)], &[run(Abmc)], &[run(Spacer)], &[run(Pdkind)], &[run(Imc)],
-        &[run(SplitTpa)],
+        &[run(Pdr)], &[run(Spacer)], &[run(Trl)], &[run(Abmc)], &[run(Pdkind)], &[run(Imc)],
     ]),
 ];
 
