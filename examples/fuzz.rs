@@ -713,6 +713,7 @@ struct Worker {
     execs: u64,
     current: std::fs::File,
     skip: HashSet<u64>,
+    last_beat: Instant,
 }
 
 impl Worker {
@@ -728,6 +729,9 @@ impl Worker {
         let r = catch_unwind(AssertUnwindSafe(|| run_target(t, input)));
         let took = start.elapsed();
         self.execs += 1;
+        if self.last_beat.elapsed() > Duration::from_millis(500) {
+            self.beat();
+        }
         match r {
             Ok(sig) => {
                 if took > self.o.budget {
@@ -829,7 +833,6 @@ impl Worker {
     fn run(&mut self) {
         let deadline = Instant::now() + Duration::from_secs_f64(self.o.seconds);
         self.load();
-        let mut last_beat = Instant::now();
         let slice = Duration::from_millis(200);
         let mut ti = self.m.rng.below(self.o.targets.len());
         let mut slice_end = Instant::now() + slice;
@@ -841,10 +844,6 @@ impl Worker {
             if now >= slice_end {
                 ti = (ti + 1) % self.o.targets.len();
                 slice_end = now + slice;
-            }
-            if now.duration_since(last_beat) > Duration::from_millis(500) {
-                self.beat();
-                last_beat = now;
             }
             let t = self.o.targets[ti];
             if self.corpus[t].is_empty() {
@@ -863,7 +862,8 @@ impl Worker {
         self.beat();
     }
 
-    fn beat(&self) {
+    fn beat(&mut self) {
+        self.last_beat = Instant::now();
         let corpus: usize = self.corpus.iter().map(Vec::len).sum();
         println!("B {} {} {}", self.execs, self.hangs, corpus);
         let _ = std::io::stdout().flush();
@@ -909,6 +909,7 @@ fn worker(o: Opts) {
         execs: 0,
         current,
         skip,
+        last_beat: Instant::now(),
     };
     // the solver runs its parser on a thread with a 1 GiB stack (src/main.rs); so does this
     std::thread::Builder::new()
