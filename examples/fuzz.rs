@@ -4,8 +4,8 @@
 //!     cargo run --release --example fuzz -- --seconds 60 [--out DIR] [--seed K]
 //!         [--targets smtlib,fixedpoint,reply,passes] [--budget-ms 2000] [--seeds DIR]...
 //!
-//! Targets, each call in `catch_unwind` (a panic is a crash; a call over `--budget-ms` is a
-//! hang):
+//! Targets, each call in `catch_unwind` (a panic is a crash; a call over `--budget-ms` of
+//! CPU time, default 2000, is a hang, kept in `OUT/hangs/` and not in the corpus):
 //!
 //! * `smtlib`: `parse_script` on CHC-COMP text (seeds: `bench-chc/`, the shared bench sets);
 //! * `fixedpoint`: `parse_script` on z3 fixedpoint text (seeds: `bench-chc/fixedpoint/` and a
@@ -28,7 +28,7 @@
 //! `--worker`), so that a crash the loop cannot catch (a stack overflow, an abort, memory
 //! exhaustion) or a call that never returns is recorded too: the child writes each input
 //! to `OUT/.current` before running it; when the child dies, or prints no heartbeat for
-//! `max(10 s, 5 budgets)`, the supervisor keeps that input as a crash (or hang) and starts a
+//! `max(10 s, 5 budgets)` of CPU time, the supervisor keeps that input as a crash (or hang) and starts a
 //! new child. The corpus (`OUT/corpus/TARGET/`), crashes (`OUT/crashes/`, input and
 //! message) and hangs (`OUT/hangs/`) stay in `OUT` between runs.
 //!
@@ -156,6 +156,27 @@ fn hash_of<T: Hash + ?Sized>(t: &T) -> u64 {
     let mut h = DefaultHasher::new();
     t.hash(&mut h);
     h.finish()
+}
+
+/// CPU time of the calling thread: the hang budget counts it, not wall-clock time, so that
+/// a fuzzer at `nice -n 19` on a loaded machine does not report waits as hangs.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// CPU time (user + system) of process `pid` so far, from /proc.
+fn process_cpu(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // fields after the `(comm)`: state is field 3; utime and stime are fields 14 and 15
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_millis(ticks * 1000 / hz))
 }
 
 // ------------------------------------------------------------------ targets
@@ -725,9 +746,9 @@ impl Worker {
         let _ = self.current.write_all(input);
         let _ = self.current.flush();
         *PANIC.lock().unwrap() = None;
-        let start = Instant::now();
+        let (start, cpu0) = (Instant::now(), thread_cpu());
         let r = catch_unwind(AssertUnwindSafe(|| run_target(t, input)));
-        let took = start.elapsed();
+        let (wall, took) = (start.elapsed(), thread_cpu().saturating_sub(cpu0));
         self.execs += 1;
         if self.last_beat.elapsed() > Duration::from_millis(500) {
             self.beat();
@@ -741,9 +762,16 @@ impl Worker {
                     let _ = std::fs::write(dir.join(format!("{name}.in")), input);
                     let _ = std::fs::write(
                         dir.join(format!("{name}.txt")),
-                        format!("{} took {:.2}s\n", TARGETS[t], took.as_secs_f64()),
+                        format!(
+                            "{} took {:.2} s of CPU ({:.2} s wall)\n",
+                            TARGETS[t],
+                            took.as_secs_f64(),
+                            wall.as_secs_f64()
+                        ),
                     );
                     println!("H {name}");
+                    // not kept in the corpus: its mutants would be slow too
+                    return None;
                 }
                 Some(sig)
             }
@@ -832,6 +860,7 @@ impl Worker {
 
     fn run(&mut self) {
         let deadline = Instant::now() + Duration::from_secs_f64(self.o.seconds);
+        self.beat();
         self.load();
         let slice = Duration::from_millis(200);
         let mut ti = self.m.rng.below(self.o.targets.len());
@@ -983,12 +1012,14 @@ fn supervisor(o: Opts) -> i32 {
             }
         });
         let mut last = Instant::now();
+        let mut last_cpu = Duration::ZERO;
         let (mut w_execs, mut w_corpus) = (0u64, 0usize);
         let mut hung = false;
         loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(l) => {
                     last = Instant::now();
+                    last_cpu = process_cpu(child.id()).unwrap_or_default();
                     let mut it = l.splitn(2, ' ');
                     match (it.next(), it.next()) {
                         (Some("B"), Some(rest)) => {
@@ -1006,13 +1037,19 @@ fn supervisor(o: Opts) -> i32 {
                         }
                         (Some("H"), Some(name)) => {
                             hangs += 1;
-                            println!("fuzz: hang {name} (over the {} ms budget)", o.budget.as_millis());
+                            println!(
+                                "fuzz: hang {name} (over the {} ms CPU budget)",
+                                o.budget.as_millis()
+                            );
                         }
                         _ => {}
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if last.elapsed() > watchdog {
+                    // CPU time spent since the last heartbeat (wall time only as a backstop,
+                    // for a worker that blocks without computing)
+                    let cpu = process_cpu(child.id()).unwrap_or_default();
+                    if cpu.saturating_sub(last_cpu) > watchdog || last.elapsed() > watchdog * 30 {
                         let _ = child.kill();
                         hung = true;
                     }
@@ -1043,7 +1080,10 @@ fn supervisor(o: Opts) -> i32 {
         if hung {
             hangs += 1;
             let _ = std::fs::write(o.out.join("hangs").join(format!("{name}.in")), &input);
-            println!("fuzz: hang {name}: no answer in {} s, worker killed", watchdog.as_secs());
+            println!(
+                "fuzz: hang {name}: no heartbeat in {} s of CPU, worker killed",
+                watchdog.as_secs()
+            );
         } else {
             let key = format!("{target}:died {status}");
             let _ = std::fs::write(o.out.join("crashes").join(format!("{name}.in")), &input);
