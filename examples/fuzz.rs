@@ -3,6 +3,7 @@
 //!
 //!     cargo run --release --example fuzz -- --seconds 60 [--out DIR] [--seed K]
 //!         [--targets smtlib,fixedpoint,reply,passes] [--budget-ms 2000] [--seeds DIR]...
+//!     cargo run --release --example fuzz -- --replay FILE [--targets smtlib]   # one input
 //!
 //! Targets, each call in `catch_unwind` (a panic is a crash; a call over `--budget-ms` of
 //! CPU time, default 2000, is a hang, kept in `OUT/hangs/` and not in the corpus):
@@ -59,6 +60,7 @@ struct Opts {
     budget: Duration,
     seeds: Vec<PathBuf>,
     worker: bool,
+    replay: Vec<PathBuf>,
 }
 
 fn usage(msg: &str) -> ! {
@@ -81,6 +83,7 @@ fn opts() -> Opts {
         budget: Duration::from_millis(2000),
         seeds: vec![],
         worker: false,
+        replay: vec![],
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -113,6 +116,7 @@ fn opts() -> Opts {
                     .collect()
             }
             "--worker" => o.worker = true,
+            "--replay" => o.replay.push(PathBuf::from(val(&mut i))),
             a => usage(&format!("unknown argument {a}")),
         }
         i += 1;
@@ -1113,8 +1117,36 @@ fn supervisor(o: Opts) -> i32 {
     i32::from(!crash_keys.is_empty())
 }
 
+/// `--replay FILE`: runs the targets on saved inputs (crashes, hangs) in this process and
+/// prints each outcome and CPU time; a panic is printed as such.
+fn replay(o: &Opts) {
+    for f in &o.replay {
+        let input = std::fs::read(f).unwrap_or_else(|e| usage(&format!("{}: {e}", f.display())));
+        for &t in &o.targets {
+            let cpu0 = thread_cpu();
+            let r = catch_unwind(AssertUnwindSafe(|| run_target(t, &input)));
+            let took = thread_cpu().saturating_sub(cpu0).as_secs_f64();
+            let what = match r {
+                Ok(sig) => sig.chars().take(120).collect::<String>(),
+                Err(_) => "PANIC".into(),
+            };
+            println!("{} {}: {took:.3} s: {what}", f.display(), TARGETS[t]);
+        }
+    }
+}
+
 fn main() {
     let o = opts();
+    if !o.replay.is_empty() {
+        let o2 = Opts { replay: o.replay.clone(), ..o };
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn(move || replay(&o2))
+            .expect("thread")
+            .join()
+            .expect("replay");
+        return;
+    }
     if o.worker {
         worker(o);
     } else {
