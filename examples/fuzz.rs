@@ -95,12 +95,18 @@ fn opts() -> Opts {
     };
     while i < args.len() {
         match args[i].as_str() {
-            "--seconds" => o.seconds = val(&mut i).parse().unwrap_or_else(|_| usage("bad --seconds")),
+            "--seconds" => {
+                o.seconds = val(&mut i)
+                    .parse()
+                    .unwrap_or_else(|_| usage("bad --seconds"))
+            }
             "--out" => o.out = PathBuf::from(val(&mut i)),
             "--seed" => o.seed = val(&mut i).parse().unwrap_or_else(|_| usage("bad --seed")),
             "--budget-ms" => {
                 o.budget = Duration::from_millis(
-                    val(&mut i).parse().unwrap_or_else(|_| usage("bad --budget-ms")),
+                    val(&mut i)
+                        .parse()
+                        .unwrap_or_else(|_| usage("bad --budget-ms")),
                 )
             }
             "--seeds" => o.seeds.push(PathBuf::from(val(&mut i))),
@@ -165,7 +171,10 @@ fn hash_of<T: Hash + ?Sized>(t: &T) -> u64 {
 /// CPU time of the calling thread: the hang budget counts it, not wall-clock time, so that
 /// a fuzzer at `nice -n 19` on a loaded machine does not report waits as hangs.
 fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: clock_gettime writes one timespec
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
@@ -403,11 +412,54 @@ const COMMANDS: [&str; 24] = [
 ];
 
 const WORDS: [&str; 48] = [
-    "and", "or", "not", "=>", "xor", "=", "distinct", "ite", "<=", "<", ">=", ">", "+", "-", "*",
-    "div", "mod", "abs", "true", "false", "Int", "Bool", "Real", "forall", "exists", "let", "!",
-    ":named", ":pattern", "_", "as", "assert", "check-sat", "declare-fun", "declare-rel", "rule",
-    "query", "exit", "set-logic", "HORN", "define-fun", "declare-var", "|x|", "||", "\"s\"",
-    "1.5", "#x1F", "#b101",
+    "and",
+    "or",
+    "not",
+    "=>",
+    "xor",
+    "=",
+    "distinct",
+    "ite",
+    "<=",
+    "<",
+    ">=",
+    ">",
+    "+",
+    "-",
+    "*",
+    "div",
+    "mod",
+    "abs",
+    "true",
+    "false",
+    "Int",
+    "Bool",
+    "Real",
+    "forall",
+    "exists",
+    "let",
+    "!",
+    ":named",
+    ":pattern",
+    "_",
+    "as",
+    "assert",
+    "check-sat",
+    "declare-fun",
+    "declare-rel",
+    "rule",
+    "query",
+    "exit",
+    "set-logic",
+    "HORN",
+    "define-fun",
+    "declare-var",
+    "|x|",
+    "||",
+    "\"s\"",
+    "1.5",
+    "#x1F",
+    "#b101",
 ];
 
 const NUMERALS: [&str; 14] = [
@@ -564,7 +616,10 @@ impl Mutator {
                 }
             }
             10 => {
-                let syms: Vec<_> = toks.iter().filter(|t| t.0 != Tok::Open && t.0 != Tok::Close).collect();
+                let syms: Vec<_> = toks
+                    .iter()
+                    .filter(|t| t.0 != Tok::Open && t.0 != Tok::Close)
+                    .collect();
                 if !syms.is_empty() {
                     let &&(_, s, e) = self.rng.pick(&syms);
                     let new = self.word();
@@ -583,7 +638,10 @@ impl Mutator {
             }
             12 => {
                 // unbalance: drop or add a parenthesis
-                let parens: Vec<_> = toks.iter().filter(|t| matches!(t.0, Tok::Open | Tok::Close)).collect();
+                let parens: Vec<_> = toks
+                    .iter()
+                    .filter(|t| matches!(t.0, Tok::Open | Tok::Close))
+                    .collect();
                 if !parens.is_empty() && self.rng.chance(2) {
                     let &&(_, s, _) = self.rng.pick(&parens);
                     b.remove(s);
@@ -596,7 +654,8 @@ impl Mutator {
                 // deep nesting around a subterm
                 let (s, e) = *self.rng.pick(&st);
                 let depth = [10, 100, 1000, 5000, 20000][self.rng.below(5)];
-                const WRAPS: [&str; 7] = ["(not ", "(and ", "(+ 0 ", "(- ", "(", "(! ", "(=> true "];
+                const WRAPS: [&str; 7] =
+                    ["(not ", "(and ", "(+ 0 ", "(- ", "(", "(! ", "(=> true "];
                 let wrap = self.rng.pick(&WRAPS).as_bytes();
                 let mut new = Vec::with_capacity((e - s) + depth * (wrap.len() + 1));
                 for _ in 0..depth {
@@ -683,7 +742,9 @@ impl Mutator {
 // ------------------------------------------------------------------ seeds
 
 fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
@@ -746,7 +807,9 @@ impl Worker {
         // the input where the supervisor finds it if this call never returns
         let _ = self.current.seek(SeekFrom::Start(0));
         let _ = self.current.set_len(0);
-        let _ = self.current.write_all(format!("{}\n", TARGETS[t]).as_bytes());
+        let _ = self
+            .current
+            .write_all(format!("{}\n", TARGETS[t]).as_bytes());
         let _ = self.current.write_all(input);
         let _ = self.current.flush();
         *PANIC.lock().unwrap() = None;
@@ -780,7 +843,11 @@ impl Worker {
                 Some(sig)
             }
             Err(_) => {
-                let msg = PANIC.lock().unwrap().take().unwrap_or_else(|| "panic".into());
+                let msg = PANIC
+                    .lock()
+                    .unwrap()
+                    .take()
+                    .unwrap_or_else(|| "panic".into());
                 // one crash per target and panic location
                 let loc = msg.lines().next().unwrap_or("").to_string();
                 let key = format!("{}:{}", TARGETS[t], loc);
@@ -905,9 +972,10 @@ impl Worker {
 
 fn worker(o: Opts) {
     std::panic::set_hook(Box::new(|info| {
-        let loc = info
-            .location()
-            .map_or_else(|| "?".into(), |l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        let loc = info.location().map_or_else(
+            || "?".into(),
+            |l| format!("{}:{}:{}", l.file(), l.line(), l.column()),
+        );
         let payload = info
             .payload()
             .downcast_ref::<&str>()
@@ -977,7 +1045,11 @@ fn supervisor(o: Opts) -> i32 {
         "fuzz: seed {}, {} s, targets {}, out {}",
         o.seed,
         o.seconds,
-        o.targets.iter().map(|&t| TARGETS[t]).collect::<Vec<_>>().join(","),
+        o.targets
+            .iter()
+            .map(|&t| TARGETS[t])
+            .collect::<Vec<_>>()
+            .join(","),
         o.out.display()
     );
     while start.elapsed() + Duration::from_millis(500) < total && restarts < 200 {
@@ -991,7 +1063,11 @@ fn supervisor(o: Opts) -> i32 {
             .args(["--budget-ms", &o.budget.as_millis().to_string()])
             .args([
                 "--targets",
-                &o.targets.iter().map(|&t| TARGETS[t]).collect::<Vec<_>>().join(","),
+                &o.targets
+                    .iter()
+                    .map(|&t| TARGETS[t])
+                    .collect::<Vec<_>>()
+                    .join(","),
             ]);
         for s in &o.seeds {
             cmd.arg("--seeds").arg(s);
@@ -1036,7 +1112,10 @@ fn supervisor(o: Opts) -> i32 {
                         }
                         (Some("C"), Some(key)) => {
                             if crash_keys.insert(key.to_string()) {
-                                println!("fuzz: crash {key} (input in {})", o.out.join("crashes").display());
+                                println!(
+                                    "fuzz: crash {key} (input in {})",
+                                    o.out.join("crashes").display()
+                                );
                             }
                         }
                         (Some("H"), Some(name)) => {
@@ -1100,7 +1179,9 @@ fn supervisor(o: Opts) -> i32 {
             }
         }
         restarts += 1;
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
     }
     let mut by_target: HashMap<&str, usize> = HashMap::new();
     for t in TARGETS {
@@ -1138,7 +1219,10 @@ fn replay(o: &Opts) {
 fn main() {
     let o = opts();
     if !o.replay.is_empty() {
-        let o2 = Opts { replay: o.replay.clone(), ..o };
+        let o2 = Opts {
+            replay: o.replay.clone(),
+            ..o
+        };
         std::thread::Builder::new()
             .stack_size(1 << 30)
             .spawn(move || replay(&o2))

@@ -216,7 +216,10 @@ fn exists_elimination_substitutes_definitions() {
 fn distinct_with_a_repeated_argument_is_false() {
     let x = mk_var("x", Sort::Int);
     let y = mk_var("y", Sort::Int);
-    assert_eq!(mk_distinct(vec![x.clone(), y.clone(), x.clone()]), mk_false());
+    assert_eq!(
+        mk_distinct(vec![x.clone(), y.clone(), x.clone()]),
+        mk_false()
+    );
     assert_eq!(mk_distinct(vec![x.clone(); 2000]), mk_false());
     assert_ne!(mk_distinct(vec![x, y]), mk_false());
 }

@@ -293,8 +293,16 @@ pub fn fuzz_answer_readers(text: &str) -> usize {
         ok += sexp_lit(&e).is_some() as usize;
     }
     let mut vars = rustc_hash::FxHashMap::default();
-    for (n, sort) in [("x", Sort::Int), ("y", Sort::Int), ("b", Sort::Bool), ("a b", Sort::Int)] {
-        let v = Var { name: n.into(), sort };
+    for (n, sort) in [
+        ("x", Sort::Int),
+        ("y", Sort::Int),
+        ("b", Sort::Bool),
+        ("a b", Sort::Int),
+    ] {
+        let v = Var {
+            name: n.into(),
+            sort,
+        };
         vars.insert(n.to_string(), v);
     }
     ok += super::parse_term(text, &vars).is_ok() as usize;
@@ -309,7 +317,8 @@ pub fn fuzz_answer_readers(text: &str) -> usize {
     ok += no_panic(|| SmtParser::new(BufReader::new(&mut bytes)).check_sat()).is_ok() as usize;
     let mut bytes = text.as_bytes();
     ok += no_panic(|| {
-        SmtParser::new(BufReader::new(&mut bytes)).get_values::<Value, (), String, _>(AnswerParser, ())
+        SmtParser::new(BufReader::new(&mut bytes))
+            .get_values::<Value, (), String, _>(AnswerParser, ())
     })
     .is_ok() as usize;
     ok
@@ -359,11 +368,19 @@ mod unit {
     /// tries a tag, or at the end of an s-expression); they must be errors.
     #[test]
     fn non_ascii_answers_are_errors_not_panics() {
-        for text in ["(y \u{fffd}nt)", "(foral\u{fffd} () 0)x", "\u{e9}", "(\u{e9}"] {
+        for text in [
+            "(y \u{fffd}nt)",
+            "(foral\u{fffd} () 0)x",
+            "\u{e9}",
+            "(\u{e9}",
+        ] {
             let mut bytes = text.as_bytes();
             let _ = no_panic(|| side_parser(&mut bytes).get_sexpr().map(str::to_string));
             let mut bytes = text.as_bytes();
-            assert!(no_panic(|| side_parser(&mut bytes).get_unsat_core::<Lit, _>(AnswerParser)).is_err());
+            assert!(
+                no_panic(|| side_parser(&mut bytes).get_unsat_core::<Lit, _>(AnswerParser))
+                    .is_err()
+            );
             let mut bytes = text.as_bytes();
             assert!(no_panic(|| SmtParser::new(BufReader::new(&mut bytes)).check_sat()).is_err());
             fuzz_answer_readers(text);

@@ -475,7 +475,11 @@ impl Smt {
 
     /// Reads one answer outside of rsmt2's parser; `(error ...)` answers are errors.
     fn read_answer(&mut self) -> Result<(String, Sexp), SmtError> {
-        let res = no_panic(|| side_parser(&mut self.solver).get_sexpr().map(str::to_string));
+        let res = no_panic(|| {
+            side_parser(&mut self.solver)
+                .get_sexpr()
+                .map(str::to_string)
+        });
         let text = self.check(res)?;
         let e = Sexp::parse(&text).map_err(|m| self.broken(SmtError::Solver(m)))?;
         if let Some(m) = e.error_message() {

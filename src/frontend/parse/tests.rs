@@ -70,6 +70,9 @@ fn deeply_nested_implications_parse_in_linear_time() {
             .unwrap_or_else(|e| panic!("{what}: {e:?}"));
         let took = start.elapsed().as_secs_f64();
         assert_eq!(sys.len(), 1, "{what}");
-        assert!(took < 5.0, "{what}: {n} nested implications took {took:.1} s");
+        assert!(
+            took < 5.0,
+            "{what}: {n} nested implications took {took:.1} s"
+        );
     }
 }
