@@ -217,7 +217,7 @@ fn run_target(t: usize, input: &[u8]) -> String {
             ),
             Err(e) => format!("err {}", normalize(&e.msg)),
         },
-        "reply" => format!("{:b}", chcsolve::smt::fuzz_answer_readers(&text)),
+        "reply" => normalize(&chcsolve::smt::fuzz_answer_readers(&text)),
         "passes" => passes(&text),
         _ => unreachable!(),
     }

@@ -279,18 +279,20 @@ pub(super) fn no_panic<T>(f: impl FnOnce() -> SmtRes<T>) -> SmtRes<T> {
 /// Every reader of solver answers run on one text, for the fuzzer (`examples/fuzz.rs`): the
 /// s-expression reader, values, literals, terms and goals over a few variables
 /// ([`super::parse_term`], [`super::parse_goals`]), and rsmt2's answer parsers the way the
-/// engines call them. Returns how many of the readings succeeded: errors are the expected
-/// outcome on junk, a panic is a bug. Not a stable API.
+/// engines call them. Returns an outcome signature: one `-`/`+` per reading (failed or
+/// succeeded), then the error messages of the term and goal readers up to their quotes.
+/// Errors are the expected outcome on junk, a panic is a bug. Not a stable API.
 #[doc(hidden)]
-pub fn fuzz_answer_readers(text: &str) -> usize {
+pub fn fuzz_answer_readers(text: &str) -> String {
     use crate::logic::Sort;
-    let mut ok = 0;
-    if let Ok(e) = Sexp::parse(text) {
-        ok += 1;
-        ok += e.symbol().is_some() as usize;
-        ok += e.error_message().is_some() as usize;
-        ok += sexp_to_value(&e).is_ok() as usize;
-        ok += sexp_lit(&e).is_some() as usize;
+    let mut bits = vec![];
+    let e = Sexp::parse(text);
+    bits.push(e.is_ok());
+    if let Ok(e) = &e {
+        bits.push(e.symbol().is_some());
+        bits.push(e.error_message().is_some());
+        bits.push(sexp_to_value(e).is_ok());
+        bits.push(sexp_lit(e).is_some());
     }
     let mut vars = rustc_hash::FxHashMap::default();
     for (n, sort) in [
@@ -305,23 +307,32 @@ pub fn fuzz_answer_readers(text: &str) -> usize {
         };
         vars.insert(n.to_string(), v);
     }
-    ok += super::parse_term(text, &vars).is_ok() as usize;
-    ok += super::parse_goals(text, &vars).is_ok() as usize;
+    let term = super::parse_term(text, &vars);
+    let goals = super::parse_goals(text, &vars);
+    bits.push(term.is_ok());
+    bits.push(goals.is_ok());
     // rsmt2's parsers, guarded by `no_panic` as in `solver.rs`
     let mut bytes = text.as_bytes();
-    ok += no_panic(|| side_parser(&mut bytes).get_sexpr().map(str::to_string)).is_ok() as usize;
+    bits.push(no_panic(|| side_parser(&mut bytes).get_sexpr().map(str::to_string)).is_ok());
     let mut bytes = text.as_bytes();
-    ok += no_panic(|| side_parser(&mut bytes).get_unsat_core::<Lit, _>(AnswerParser)).is_ok()
-        as usize;
+    bits.push(no_panic(|| side_parser(&mut bytes).get_unsat_core::<Lit, _>(AnswerParser)).is_ok());
     let mut bytes = text.as_bytes();
-    ok += no_panic(|| SmtParser::new(BufReader::new(&mut bytes)).check_sat()).is_ok() as usize;
+    bits.push(no_panic(|| SmtParser::new(BufReader::new(&mut bytes)).check_sat()).is_ok());
     let mut bytes = text.as_bytes();
-    ok += no_panic(|| {
-        SmtParser::new(BufReader::new(&mut bytes))
-            .get_values::<Value, (), String, _>(AnswerParser, ())
-    })
-    .is_ok() as usize;
-    ok
+    bits.push(
+        no_panic(|| {
+            SmtParser::new(BufReader::new(&mut bytes))
+                .get_values::<Value, (), String, _>(AnswerParser, ())
+        })
+        .is_ok(),
+    );
+    let mut sig: String = bits.iter().map(|&b| if b { '+' } else { '-' }).collect();
+    for r in [term.err(), goals.err()].into_iter().flatten() {
+        // the message up to the quoted input it shows
+        sig.push_str(" | ");
+        sig.push_str(r.split('`').next().unwrap_or(""));
+    }
+    sig
 }
 
 #[cfg(test)]
