@@ -25,6 +25,8 @@ mod solver;
 mod tests;
 
 pub use kill::{kill_all_children, Deadline, KillSwitch};
+#[doc(hidden)]
+pub use parse::fuzz_answer_readers;
 pub use sexp_term::{parse_goals, parse_term};
 pub use solver::Smt;
 

@@ -267,6 +267,74 @@ pub(super) fn side_parser<R: Read>(r: &mut R) -> SmtParser<BufReader<OneByte<'_,
     SmtParser::new(BufReader::with_capacity(1, OneByte(r)))
 }
 
+/// Runs one of rsmt2's answer parsers, turning a panic into an error. rsmt2 0.16 slices its
+/// buffer at byte offsets and panics ("not a char boundary") on an answer with a non-ASCII
+/// character where it tries a tag or ends an s-expression (`(y \u{fffd}nt)`, found by
+/// `scripts/fuzz`); the caller then treats the answer as unreadable and breaks the solver.
+pub(super) fn no_panic<T>(f: impl FnOnce() -> SmtRes<T>) -> SmtRes<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err("unreadable solver answer (the answer parser panicked)".into()))
+}
+
+/// Every reader of solver answers run on one text, for the fuzzer (`examples/fuzz.rs`): the
+/// s-expression reader, values, literals, terms and goals over a few variables
+/// ([`super::parse_term`], [`super::parse_goals`]), and rsmt2's answer parsers the way the
+/// engines call them. Returns an outcome signature: one `-`/`+` per reading (failed or
+/// succeeded), then the error messages of the term and goal readers up to their quotes.
+/// Errors are the expected outcome on junk, a panic is a bug. Not a stable API.
+#[doc(hidden)]
+pub fn fuzz_answer_readers(text: &str) -> String {
+    use crate::logic::Sort;
+    let mut bits = vec![];
+    let e = Sexp::parse(text);
+    bits.push(e.is_ok());
+    if let Ok(e) = &e {
+        bits.push(e.symbol().is_some());
+        bits.push(e.error_message().is_some());
+        bits.push(sexp_to_value(e).is_ok());
+        bits.push(sexp_lit(e).is_some());
+    }
+    let mut vars = rustc_hash::FxHashMap::default();
+    for (n, sort) in [
+        ("x", Sort::Int),
+        ("y", Sort::Int),
+        ("b", Sort::Bool),
+        ("a b", Sort::Int),
+    ] {
+        let v = Var {
+            name: n.into(),
+            sort,
+        };
+        vars.insert(n.to_string(), v);
+    }
+    let term = super::parse_term(text, &vars);
+    let goals = super::parse_goals(text, &vars);
+    bits.push(term.is_ok());
+    bits.push(goals.is_ok());
+    // rsmt2's parsers, guarded by `no_panic` as in `solver.rs`
+    let mut bytes = text.as_bytes();
+    bits.push(no_panic(|| side_parser(&mut bytes).get_sexpr().map(str::to_string)).is_ok());
+    let mut bytes = text.as_bytes();
+    bits.push(no_panic(|| side_parser(&mut bytes).get_unsat_core::<Lit, _>(AnswerParser)).is_ok());
+    let mut bytes = text.as_bytes();
+    bits.push(no_panic(|| SmtParser::new(BufReader::new(&mut bytes)).check_sat()).is_ok());
+    let mut bytes = text.as_bytes();
+    bits.push(
+        no_panic(|| {
+            SmtParser::new(BufReader::new(&mut bytes))
+                .get_values::<Value, (), String, _>(AnswerParser, ())
+        })
+        .is_ok(),
+    );
+    let mut sig: String = bits.iter().map(|&b| if b { '+' } else { '-' }).collect();
+    for r in [term.err(), goals.err()].into_iter().flatten() {
+        // the message up to the quoted input it shows
+        sig.push_str(" | ");
+        sig.push_str(r.split('`').next().unwrap_or(""));
+    }
+    sig
+}
+
 #[cfg(test)]
 mod unit {
     use super::*;
@@ -305,6 +373,29 @@ mod unit {
         assert_eq!(e.error_message().unwrap(), "line 1: \"x\" unknown");
         assert!(Sexp::parse("(a").is_err());
         assert!(Sexp::parse("a b").is_err());
+    }
+
+    /// Found by scripts/fuzz: rsmt2 panicked on these answers (a non-ASCII character where it
+    /// tries a tag, or at the end of an s-expression); they must be errors.
+    #[test]
+    fn non_ascii_answers_are_errors_not_panics() {
+        for text in [
+            "(y \u{fffd}nt)",
+            "(foral\u{fffd} () 0)x",
+            "\u{e9}",
+            "(\u{e9}",
+        ] {
+            let mut bytes = text.as_bytes();
+            let _ = no_panic(|| side_parser(&mut bytes).get_sexpr().map(str::to_string));
+            let mut bytes = text.as_bytes();
+            assert!(
+                no_panic(|| side_parser(&mut bytes).get_unsat_core::<Lit, _>(AnswerParser))
+                    .is_err()
+            );
+            let mut bytes = text.as_bytes();
+            assert!(no_panic(|| SmtParser::new(BufReader::new(&mut bytes)).check_sat()).is_err());
+            fuzz_answer_readers(text);
+        }
     }
 
     #[test]

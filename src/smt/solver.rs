@@ -1,7 +1,7 @@
 //! One solver process: [`Smt`].
 
 use super::kill::{is_alive, sigkill, Deadline};
-use super::parse::{side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
+use super::parse::{no_panic, side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
 use super::process::{
     command_line, default_value, drain_stderr, limit_address_space, read_pid, sort_name, wait_tail,
     StderrTail, LAUNCHER,
@@ -259,7 +259,7 @@ impl Smt {
         log::trace!("[{}] > (check-sat)", self.label);
         self.last_assumptions.clear();
         let start = Instant::now();
-        let res = self.solver.check_sat_or_unk();
+        let res = no_panic(|| self.solver.check_sat_or_unk());
         self.finish_check(start, res)
     }
 
@@ -289,7 +289,7 @@ impl Smt {
         let res = self
             .solver
             .print_check_sat_assuming(lits.iter().map(TermExpr))
-            .and_then(|future| self.solver.parse_check_sat_or_unk(future));
+            .and_then(|future| no_panic(|| self.solver.parse_check_sat_or_unk(future)));
         self.finish_check(start, res)
     }
 
@@ -328,7 +328,7 @@ impl Smt {
             return Ok(vec![]);
         }
         self.send("(get-unsat-assumptions)\n")?;
-        let res = side_parser(&mut self.solver).get_unsat_core::<Lit, _>(AnswerParser);
+        let res = no_panic(|| side_parser(&mut self.solver).get_unsat_core::<Lit, _>(AnswerParser));
         let lits = self.check(res)?;
         let by_lit: FxHashMap<Lit, &Term> = self
             .last_assumptions
@@ -358,7 +358,7 @@ impl Smt {
         if !asked.is_empty() {
             let syms: Vec<String> = asked.iter().map(|v| smt_symbol(&v.name)).collect();
             log::trace!("[{}] > (get-value ({}))", self.label, syms.join(" "));
-            let res = self.solver.get_values::<_, String, Value>(&syms);
+            let res = no_panic(|| self.solver.get_values::<_, String, Value>(&syms));
             let pairs = self.check(res)?;
             if pairs.len() != asked.len() {
                 let e = SmtError::Solver(format!(
@@ -481,9 +481,11 @@ impl Smt {
 
     /// Reads one answer outside of rsmt2's parser; `(error ...)` answers are errors.
     fn read_answer(&mut self) -> Result<(String, Sexp), SmtError> {
-        let res = side_parser(&mut self.solver)
-            .get_sexpr()
-            .map(str::to_string);
+        let res = no_panic(|| {
+            side_parser(&mut self.solver)
+                .get_sexpr()
+                .map(str::to_string)
+        });
         let text = self.check(res)?;
         let e = Sexp::parse(&text).map_err(|m| self.broken(SmtError::Solver(m)))?;
         if let Some(m) = e.error_message() {

@@ -72,6 +72,16 @@ fn merge(lits: Vec<(Term, bool)>, conj: bool) -> Lit {
     }
 }
 
+/// The disjuncts of nested disjunctions, in order.
+fn flatten_or(parts: Vec<Nnf>, out: &mut Vec<Nnf>) {
+    for p in parts {
+        match p {
+            Nnf::Or(inner) => flatten_or(inner, out),
+            p => out.push(p),
+        }
+    }
+}
+
 /// `and` (`or` when `conj` is false) of normal forms, in the polarity it stands in.
 fn junction(parts: Vec<Nnf>, conj: bool) -> Nnf {
     if parts
@@ -258,11 +268,28 @@ impl Parser<'_> {
                 out
             }
             Nnf::Or(parts) => {
+                // Nested disjunctions are flattened first, and a one-clause factor extends the
+                // clauses in place: multiplying out level by level copied the clause so far at
+                // every level, quadratic in the depth (`(=> a (=> b (=> c ...)))` 20,000 deep
+                // took seconds; found by scripts/fuzz).
+                let mut flat = vec![];
+                flatten_or(parts, &mut flat);
                 let mut acc: Vec<Vec<Lit>> = vec![vec![]];
-                for p in parts {
-                    let c = self.cnf(p)?;
+                for p in flat {
+                    let mut c = self.cnf(p)?;
                     if acc.len() * c.len() > MAX_CLAUSES {
                         return Err(too_many());
+                    }
+                    if c.len() == 1 {
+                        let b = c.pop().unwrap();
+                        if acc.len() == 1 {
+                            acc[0].extend(b);
+                        } else {
+                            for a in &mut acc {
+                                a.extend(b.iter().cloned());
+                            }
+                        }
+                        continue;
                     }
                     acc = acc
                         .iter()
