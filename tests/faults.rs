@@ -16,7 +16,7 @@ const FAULTS: [&str; 8] = [
     "none", "exit", "hang", "garbage", "model", "unknown", "slow", "stderr",
 ];
 /// The engines, and `default` for the default portfolio.
-const ENGINES: [&str; 10] = [
+const ENGINES: [&str; 11] = [
     "default",
     "bmc",
     "kind",
@@ -27,6 +27,7 @@ const ENGINES: [&str; 10] = [
     "split-tpa",
     "pdkind",
     "trl",
+    "spacer",
 ];
 /// Seconds given to `--timeout`.
 const TIMEOUT: u64 = 3;
