@@ -355,12 +355,14 @@ fn print_stats(o: &Outcome) {
     errln!("; predicates: {}", s.predicates);
     errln!(
         "; clauses: {} (after preprocessing: {})",
-        s.clauses, s.clauses_after_preprocessing
+        s.clauses,
+        s.clauses_after_preprocessing
     );
     errln!("; winner: {}", s.winner.unwrap_or("none"));
     errln!(
         "; validations: {} (failed: {})",
-        s.validations, s.validation_failures
+        s.validations,
+        s.validation_failures
     );
     errln!("; validations undecided: {}", s.validations_undecided);
     if let Some(v) = &s.validation {
@@ -368,7 +370,9 @@ fn print_stats(o: &Outcome) {
     }
     errln!(
         "; models quantified: {} (qe fallback: {}, qe failed: {})",
-        s.models_quantified, s.models_qe_fallback, s.models_qe_failed
+        s.models_quantified,
+        s.models_qe_fallback,
+        s.models_qe_failed
     );
     for (b, st) in chcsolve::interp::global_stats() {
         errln!(
