@@ -99,7 +99,7 @@ fn count(tab: &Table, l: usize, a: &Assignment) -> Result<BigInt, Stop> {
 impl Run<'_> {
     fn table(&self) -> Table {
         Table {
-            orig: self.orig.clone(),
+            orig: self.orig.all.clone(),
             learned: self.learned.clone(),
         }
     }

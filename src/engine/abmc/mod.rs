@@ -39,7 +39,9 @@ mod expand;
 use cex::Table;
 use compose::compose;
 
-use super::learn::{implicant_key, plain::PlainBmc, reach::reachable_states};
+use super::learn::{
+    id_range, implicant_key, plain::PlainBmc, prefix, reach::reachable_states, step_id, Implicants,
+};
 use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
@@ -180,8 +182,7 @@ struct Run<'a> {
     locals: Vec<Var>,
     id: Var,
     /// Implicants of `trans` seen on traces, by their sorted literals.
-    orig: Vec<Vec<Term>>,
-    orig_index: FxHashMap<Vec<Term>, usize>,
+    orig: Implicants,
     learned: Vec<Learned>,
     /// Cycles tried already, with the learned transition if acceleration succeeded.
     cache: FxHashMap<Vec<Tr>, Option<usize>>,
@@ -218,8 +219,7 @@ impl<'a> Run<'a> {
                 name: "abmc.id".into(),
                 sort: Sort::Int,
             },
-            orig: vec![],
-            orig_index: FxHashMap::default(),
+            orig: Implicants::default(),
             learned: vec![],
             cache: FxHashMap::default(),
             edges: FxHashSet::default(),
@@ -272,13 +272,7 @@ impl<'a> Run<'a> {
 
     /// `0 <= id@j <= (number learned)` if step `j` is on, else `id@j = -1`.
     fn range(&self, j: usize, on: bool) -> Term {
-        let id = self.id_at(j);
-        if on {
-            let hi = mk_int(self.learned.len() as i64);
-            mk_and(vec![mk_le(mk_int(0), id.clone()), mk_le(id, hi)])
-        } else {
-            mk_eq(id, mk_int(-1))
-        }
+        id_range(self.id_at(j), self.learned.len(), on)
     }
 
     /// `tau_l` at step `j`.
@@ -369,7 +363,7 @@ impl<'a> Run<'a> {
         match t {
             Tr::Orig(o) => {
                 let mut c = vec![self.id_is(j, 0)];
-                c.extend(self.orig[o].iter().map(|l| self.ts.at(l, j)));
+                c.extend(self.orig.all[o].iter().map(|l| self.ts.at(l, j)));
                 mk_and(c)
             }
             Tr::Learned(l) => self.id_is(j, l + 1),
@@ -431,28 +425,14 @@ impl<'a> Run<'a> {
     fn trace(&mut self, model: &Assignment, len: usize) -> Result<Vec<Tr>, Stop> {
         let mut out = vec![];
         for j in 0..len {
-            let id = model
-                .get(&self.ts.at_var(&self.id, j))
-                .and_then(|v| match v {
-                    Value::Int(i) => i.try_into().ok(),
-                    _ => None,
-                })
-                .unwrap_or(0usize);
+            let id = step_id(self.ts, &self.id, model, j);
             if id > 0 {
                 out.push(Tr::Learned(id - 1));
                 continue;
             }
             let a = self.step_values(model, j);
             let lits = implicant_key(&self.ts.trans, &a).map_err(Stop::SolverError)?;
-            let o = match self.orig_index.get(&lits) {
-                Some(&o) => o,
-                None => {
-                    self.orig.push(lits.clone());
-                    self.orig_index.insert(lits, self.orig.len() - 1);
-                    self.orig.len() - 1
-                }
-            };
-            out.push(Tr::Orig(o));
+            out.push(Tr::Orig(self.orig.intern(lits)));
         }
         Ok(out)
     }
@@ -519,7 +499,7 @@ impl<'a> Run<'a> {
     /// The literals of `t` over state, next and other variables.
     fn lits(&self, t: Tr) -> Vec<Term> {
         match t {
-            Tr::Orig(o) => self.orig[o].clone(),
+            Tr::Orig(o) => self.orig.all[o].clone(),
             Tr::Learned(l) => self.learned[l].lits.clone(),
         }
     }
@@ -571,16 +551,7 @@ impl<'a> Run<'a> {
     /// state variables, built from model-based projections of the unrollings.
     fn invariant(&mut self, b: usize) -> Result<TsAnswer, Stop> {
         log::info!("abmc: the unrolling is unsatisfiable at bound {b}; building the invariant");
-        let phi = |i: usize| -> Vec<Term> {
-            let mut phi: Vec<Term> = self
-                .asserted
-                .iter()
-                .filter(|(top, _)| *top <= i)
-                .map(|(_, t)| t.clone())
-                .collect();
-            phi.extend((0..i).map(|j| self.range(j, true)));
-            phi
-        };
+        let phi = |i: usize| prefix(&self.asserted, i, |j| self.range(j, true));
         let (inv, cubes) = reachable_states(
             self.ts,
             self.smt_cfg,

@@ -38,7 +38,9 @@
 
 mod project;
 
-use super::learn::{implicant_key, plain::PlainBmc, reach::reachable_states};
+use super::learn::{
+    id_range, implicant_key, plain::PlainBmc, prefix, reach::reachable_states, step_id, Implicants,
+};
 use super::{confirm_cex, log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
@@ -160,9 +162,8 @@ struct Run<'a> {
     c: Counters,
     locals: Vec<Var>,
     id: Var,
-    orig_index: FxHashMap<Vec<Term>, usize>,
     /// The implicant of each `Tr::Orig`.
-    orig: Vec<Vec<Term>>,
+    orig: Implicants,
     learned: Vec<Relation>,
     /// Number of steps asserted (steps at or past the active depth are switched off).
     bound: usize,
@@ -195,8 +196,7 @@ impl<'a> Run<'a> {
                 name: "trl.id".into(),
                 sort: Sort::Int,
             },
-            orig_index: FxHashMap::default(),
-            orig: vec![],
+            orig: Implicants::default(),
             learned: vec![],
             bound: 0,
             asserted: vec![],
@@ -231,13 +231,7 @@ impl<'a> Run<'a> {
 
     /// `0 <= id@j <= (number learned)` if step `j` is on, else `id@j = -1`.
     fn range(&self, j: usize, on: bool) -> Term {
-        let id = self.id_at(j);
-        if on {
-            let hi = mk_int(self.learned.len() as i64);
-            mk_and(vec![mk_le(mk_int(0), id.clone()), mk_le(id, hi)])
-        } else {
-            mk_eq(id, mk_int(-1))
-        }
+        id_range(self.id_at(j), self.learned.len(), on)
     }
 
     /// Switches steps `0 .. steps` on and the later asserted ones off (in a push scope).
@@ -401,13 +395,7 @@ impl<'a> Run<'a> {
     }
 
     fn step_id(&self, model: &Assignment, j: usize) -> usize {
-        model
-            .get(&self.ts.at_var(&self.id, j))
-            .and_then(|v| match v {
-                Value::Int(i) => i.try_into().ok(),
-                _ => None,
-            })
-            .unwrap_or(0usize)
+        step_id(self.ts, &self.id, model, j)
     }
 
     /// The trace of `model` over steps `0 .. len`.
@@ -421,15 +409,7 @@ impl<'a> Run<'a> {
             }
             let a = self.step_values(model, j);
             let lits = implicant_key(&self.ts.trans, &a).map_err(Stop::SolverError)?;
-            let o = match self.orig_index.get(&lits) {
-                Some(&o) => o,
-                None => {
-                    self.orig.push(lits.clone());
-                    self.orig_index.insert(lits, self.orig.len() - 1);
-                    self.orig.len() - 1
-                }
-            };
-            out.push(Tr::Orig(o));
+            out.push(Tr::Orig(self.orig.intern(lits)));
         }
         Ok(out)
     }
@@ -546,7 +526,7 @@ impl<'a> Run<'a> {
         let mut pi = vec![];
         for (j, t) in trace.iter().enumerate().take(e).skip(s) {
             let lits = match *t {
-                Tr::Orig(o) => self.orig[o].clone(),
+                Tr::Orig(o) => self.orig.all[o].clone(),
                 Tr::Learned(l) => self.learned[l].lits.clone(),
             };
             pi.extend(lits.iter().map(|x| ts.at(x, j)));
@@ -601,16 +581,7 @@ impl<'a> Run<'a> {
     /// The states reachable within `b - 1` steps: the invariant.
     fn invariant(&mut self, b: usize) -> Result<TsAnswer, Stop> {
         log::info!("trl: the unrolling is unsatisfiable at depth {b}; building the invariant");
-        let phi = |i: usize| -> Vec<Term> {
-            let mut phi: Vec<Term> = self
-                .asserted
-                .iter()
-                .filter(|(top, _)| *top <= i)
-                .map(|(_, t)| t.clone())
-                .collect();
-            phi.extend((0..i).map(|j| self.range(j, true)));
-            phi
-        };
+        let phi = |i: usize| prefix(&self.asserted, i, |j| self.range(j, true));
         let (inv, cubes) = reachable_states(
             self.ts,
             self.smt_cfg,
