@@ -6,20 +6,12 @@ mod common;
 use chcsolve::frontend::passes::{AccelCex, Link, Segment};
 use chcsolve::frontend::{parse_str, ChcSystem, ClauseId, PredId};
 use chcsolve::logic::*;
-use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
 use chcsolve::validate::{check_accel_cex, complete_accel_cex, ModelError};
 use chcsolve::CexStep;
-use common::bench_dir;
+use common::{bench_dir, z3};
 use num_bigint::BigInt;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn z3() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
 
 /// x = 0; x < 10 -> x + 1 (clause 1); x >= 10 is the query.
 const COUNTER: &str = "(set-logic HORN) (declare-fun P (Int) Bool)

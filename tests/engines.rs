@@ -4,9 +4,9 @@
 mod common;
 
 use chcsolve::engine::EngineKind;
-use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
+use chcsolve::smt::{find_solver, SolverKind};
 use chcsolve::{solve_str, validate, Options, Verdict};
-use common::{bench_dir, read_tsv};
+use common::{bench_dir, read_tsv, solve_checked, z3};
 use std::time::Duration;
 
 /// Problems the default portfolio may leave unknown within the test's time limit, and why.
@@ -39,48 +39,10 @@ const DEEP: &[&str] = &[
     "gen/nested-1000x1000-unsat.smt2",
 ];
 
-fn z3() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
-
 /// Solves `path` and checks the answer is not wrong; re-validates any witness.
 /// Returns the verdict word.
 fn run(path: &str, expected: &str, engines: Vec<EngineKind>, secs: u64) -> &'static str {
-    let file = bench_dir().join(path);
-    let input = std::fs::read_to_string(&file).unwrap();
-    let opts = Options {
-        engines,
-        timeout: Some(Duration::from_secs(secs)),
-        ..Options::default()
-    };
-    let out = solve_str(&input, &opts).unwrap_or_else(|e| panic!("{path}: {e}"));
-    match &out.verdict {
-        Verdict::Sat(m) => {
-            validate::check_model(&out.system, m, &z3(), None)
-                .unwrap_or_else(|e| panic!("{path}: {e}"));
-        }
-        Verdict::Unsat(c) => {
-            validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"));
-        }
-        Verdict::UnsatAccelerated(c) => {
-            validate::check_accel_cex(&out.system, c, &z3(), None)
-                .unwrap_or_else(|e| panic!("{path}: {e}"));
-        }
-        Verdict::Unknown(_) => {}
-    }
-    let got = out.verdict.word();
-    assert!(
-        got == "unknown" || got == expected,
-        "{path}: WRONG answer {got}, expected {expected}"
-    );
-    assert_eq!(
-        out.stats.validation_failures, 0,
-        "{path}: a witness failed validation"
-    );
-    got
+    solve_checked(path, expected, engines, secs)
 }
 
 /// Runs `f` over the rows on two threads (the machine has two cores).

@@ -6,9 +6,8 @@
 mod common;
 
 use chcsolve::engine::EngineKind;
-use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
-use chcsolve::{solve_str, validate, Options, Verdict};
-use common::{bench_dir, read_tsv};
+use chcsolve::{solve_str, Options};
+use common::{bench_dir, read_tsv, solve_checked};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -33,44 +32,10 @@ const MUST_REFUTE: &[&str] = &[
     "gen/mod2-unsat.smt2",
 ];
 
-fn z3() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
-
 /// Solves `path` with IMC alone; panics on a wrong answer or a witness that fails
 /// validation (inside the solver or here). Returns the verdict word.
 fn run(path: &str, expected: &str, secs: u64) -> &'static str {
-    let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
-    let opts = Options {
-        engines: vec![EngineKind::Imc],
-        timeout: Some(Duration::from_secs(secs)),
-        ..Options::default()
-    };
-    let out = solve_str(&input, &opts).unwrap_or_else(|e| panic!("{path}: {e}"));
-    match &out.verdict {
-        Verdict::Sat(m) => validate::check_model(&out.system, m, &z3(), None)
-            .unwrap_or_else(|e| panic!("{path}: {e}")),
-        Verdict::Unsat(c) => {
-            validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"))
-        }
-        Verdict::UnsatAccelerated(c) => validate::check_accel_cex(&out.system, c, &z3(), None)
-            .map(|_| ())
-            .unwrap_or_else(|e| panic!("{path}: {e}")),
-        Verdict::Unknown(_) => {}
-    }
-    assert_eq!(
-        out.stats.validation_failures, 0,
-        "{path}: a witness failed validation"
-    );
-    let got = out.verdict.word();
-    assert!(
-        got == "unknown" || got == expected,
-        "{path}: WRONG answer {got}, expected {expected}"
-    );
-    got
+    solve_checked(path, expected, vec![EngineKind::Imc], secs)
 }
 
 #[test]

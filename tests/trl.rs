@@ -6,18 +6,8 @@
 mod common;
 
 use chcsolve::engine::EngineKind;
-use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
-use chcsolve::{solve_str, validate, Options, Verdict};
-use common::{bench_dir, read_tsv};
+use common::{bench_dir, read_tsv, solve_checked};
 use std::process::Command;
-use std::time::Duration;
-
-fn z3() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
 
 /// `chcsolve --engine trl --stats --print-witness FILE`: (stdout, stderr).
 fn cli(path: &str) -> (String, String) {
@@ -53,35 +43,7 @@ fn trl_stat(stderr: &str, key: &str) -> String {
 
 /// Solves `path` with trl alone in the library and re-validates the witness; the verdict.
 fn lib(path: &str, expected: &str, secs: u64) -> &'static str {
-    let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
-    let opts = Options {
-        engines: vec![EngineKind::Trl],
-        timeout: Some(Duration::from_secs(secs)),
-        ..Options::default()
-    };
-    let out = solve_str(&input, &opts).unwrap_or_else(|e| panic!("{path}: {e}"));
-    match &out.verdict {
-        Verdict::Sat(m) => validate::check_model(&out.system, m, &z3(), None)
-            .unwrap_or_else(|e| panic!("{path}: {e}")),
-        Verdict::Unsat(c) => {
-            validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"))
-        }
-        Verdict::UnsatAccelerated(c) => {
-            validate::check_accel_cex(&out.system, c, &z3(), None)
-                .unwrap_or_else(|e| panic!("{path}: {e}"));
-        }
-        Verdict::Unknown(_) => {}
-    }
-    let got = out.verdict.word();
-    assert!(
-        got == "unknown" || got == expected,
-        "{path}: WRONG answer {got}, expected {expected}"
-    );
-    assert_eq!(
-        out.stats.validation_failures, 0,
-        "{path}: a witness failed validation"
-    );
-    got
+    solve_checked(path, expected, vec![EngineKind::Trl], secs)
 }
 
 /// The safe zigzag problems: trl proves each by its own diameter (not by handing over to

@@ -45,3 +45,55 @@ pub fn ints(pairs: &[(&str, i64)]) -> chcsolve::logic::Assignment {
         })
         .collect()
 }
+
+/// The z3 the validator's checks here use.
+pub fn z3() -> chcsolve::smt::SolverConfig {
+    use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
+    SolverConfig::new(
+        SolverKind::Z3,
+        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
+    )
+}
+
+/// Solves `path` (under `bench-chc/`) with `engines` in the library, re-validates any
+/// witness here, and panics on a wrong answer or a witness that failed validation inside
+/// the solver. Returns the verdict word.
+pub fn solve_checked(
+    path: &str,
+    expected: &str,
+    engines: Vec<chcsolve::engine::EngineKind>,
+    secs: u64,
+) -> &'static str {
+    use chcsolve::{solve_str, validate, Options, Verdict};
+    let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
+    let opts = Options {
+        engines,
+        timeout: Some(std::time::Duration::from_secs(secs)),
+        ..Options::default()
+    };
+    let out = solve_str(&input, &opts).unwrap_or_else(|e| panic!("{path}: {e}"));
+    match &out.verdict {
+        Verdict::Sat(m) => {
+            validate::check_model(&out.system, m, &z3(), None)
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        Verdict::Unsat(c) => {
+            validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        Verdict::UnsatAccelerated(c) => {
+            validate::check_accel_cex(&out.system, c, &z3(), None)
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        Verdict::Unknown(_) => {}
+    }
+    let got = out.verdict.word();
+    assert!(
+        got == "unknown" || got == expected,
+        "{path}: WRONG answer {got}, expected {expected}"
+    );
+    assert_eq!(
+        out.stats.validation_failures, 0,
+        "{path}: a witness failed validation"
+    );
+    got
+}
