@@ -11,25 +11,7 @@ use super::*;
 use crate::logic::*;
 use crate::smt::SolverKind;
 
-/// A small deterministic generator (64-bit LCG); no dependency for a test.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % ((hi - lo + 1) as u64)) as i64
-    }
-}
-
-fn iv(name: &str) -> Term {
-    mk_var(name, Sort::Int)
-}
+use crate::logic::testing::{iv, Rng};
 fn n(k: i64) -> Term {
     mk_int(k)
 }

@@ -68,4 +68,6 @@ impl fmt::Display for Value {
 }
 
 #[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
 mod tests;
