@@ -588,8 +588,8 @@ fn main() {
         let now = Instant::now();
         let wait = match deadline {
             Some(d) if d <= now => return None,
-            Some(d) => (d - now).min(chcsolve::mem::POLL),
-            None => chcsolve::mem::POLL,
+            Some(d) => chcsolve::mem::wait_at_most(d - now),
+            None => chcsolve::mem::wait_at_most(Duration::MAX),
         };
         match rx.recv_timeout(wait) {
             Ok(m) => return Some(m),

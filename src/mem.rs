@@ -101,6 +101,16 @@ pub fn limit_mb() -> Option<u64> {
     }
 }
 
+/// How long a waiting thread may sleep before it looks at the limit again: [`POLL`] when a
+/// limit is set, else as long as it likes.
+pub fn wait_at_most(wait: Duration) -> Duration {
+    if limit_mb().is_some() {
+        wait.min(POLL)
+    } else {
+        wait
+    }
+}
+
 /// True once the heap has passed the limit.
 pub fn over_limit() -> bool {
     OVER.load(Relaxed)

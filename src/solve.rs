@@ -407,9 +407,13 @@ impl Run<'_> {
                 pf.stop();
                 return Verdict::Unknown(memory_limit_reason());
             }
-            // wakes up every poll interval to look at the memory limit
-            let poll = Instant::now() + crate::mem::POLL;
-            let wait = Some(self.deadline.map_or(poll, |d| d.min(poll)));
+            // with a memory limit, wakes up every poll interval to look at it
+            let wait = if crate::mem::limit_mb().is_some() {
+                let poll = Instant::now() + crate::mem::POLL;
+                Some(self.deadline.map_or(poll, |d| d.min(poll)))
+            } else {
+                self.deadline
+            };
             let Some(r) = pf.next(wait) else {
                 if pf.running == 0 {
                     break;
