@@ -136,6 +136,16 @@ struct Cli {
     #[arg(long, value_name = "JAR")]
     smtinterpol: Option<PathBuf>,
 
+    /// Spacer's global guidance (lemma clusters; subsume, concretize and conjecture):
+    /// `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    spacer_global: Option<bool>,
+
+    /// Spacer inside the proof-based abstraction and counterexample-based refinement loop of
+    /// Komuravelli et al. (CAV 2013): `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    spacer_abstraction: Option<bool>,
+
     /// More log on standard error: -v progress, -vv details, -vvv every solver command.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -145,6 +155,15 @@ struct Cli {
 /// while an answer and its witness are printed, so that a signal neither interleaves with
 /// them nor leaves a query unanswered.
 static OWED: std::sync::Mutex<usize> = std::sync::Mutex::new(1);
+
+/// `on` or `off`, for the switches of `--spacer-global` and `--spacer-abstraction`.
+fn on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected `on` or `off`, not `{s}`")),
+    }
+}
 
 /// The counterexample formats of `--print-witness`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -541,6 +560,14 @@ fn main() {
         // Golem's format has no segments: a derivation printed in it is every ground step
         expand: cli.expand || (cli.print_witness && cli.witness_format == WitnessFormat::Golem),
         memory_limit: cli.memory_limit,
+        spacer: {
+            let d = chcsolve::spacer::Config::default();
+            chcsolve::spacer::Config {
+                global: cli.spacer_global.unwrap_or(d.global),
+                abstraction: cli.spacer_abstraction.unwrap_or(d.abstraction),
+                ..d
+            }
+        },
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {

@@ -38,6 +38,8 @@ pub struct Problem {
     pub ts: Option<Arc<TransitionSystem>>,
     /// The preprocessed clause graph (Spacer's input).
     pub graph: Arc<ChcSystem>,
+    /// Spacer's settings.
+    pub spacer: SpacerConfig,
 }
 
 enum Msg {
@@ -190,7 +192,7 @@ fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
     let start = Instant::now();
     let ran = catch_unwind(AssertUnwindSafe(|| match (e, &problem.ts) {
         (EngineKind::Spacer, _) => {
-            let mut engine = Spacer::new(SpacerConfig::default());
+            let mut engine = Spacer::new(problem.spacer.clone());
             let answer = engine.solve(&problem.graph, cfg);
             let (counters, smt) = engine.stats();
             (Answer::Graph(answer), counters, smt)
@@ -246,6 +248,7 @@ mod tests {
         Problem {
             ts,
             graph: Arc::new(psys),
+            spacer: SpacerConfig::default(),
         }
     }
 

@@ -46,6 +46,9 @@ pub struct Options {
     /// the binary installs as its global allocator) and, separately, on the address space of
     /// each solver process. Passing it stops the engines: the answer is unknown.
     pub memory_limit: Option<u64>,
+    /// Spacer's settings, for every lane that runs it (global guidance, the seed-004
+    /// abstraction).
+    pub spacer: crate::spacer::Config,
 }
 
 /// A run's stage and figures so far, readable from another thread while it runs.
@@ -101,6 +104,7 @@ impl Default for Options {
             progress: None,
             expand: false,
             memory_limit: None,
+            spacer: crate::spacer::Config::default(),
         }
     }
 }
@@ -337,7 +341,11 @@ impl Run<'_> {
                 p.stage("engines");
                 p.record("schedule", "spacer (non-linear clauses)");
             });
-            let problem = Problem { ts: None, graph };
+            let problem = Problem {
+                ts: None,
+                graph,
+                spacer: opts.spacer.clone(),
+            };
             let pf = Portfolio::start(&crate::schedule::non_linear(), &problem, smt);
             return self.portfolio(pf, &psys, &backs, None);
         };
@@ -382,6 +390,7 @@ impl Run<'_> {
         let problem = Problem {
             ts: Some(Arc::new(adapter.ts.clone())),
             graph,
+            spacer: opts.spacer.clone(),
         };
         let pf = Portfolio::start(&lanes, &problem, smt);
         self.portfolio(pf, &psys, &backs, Some(&adapter))

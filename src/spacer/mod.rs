@@ -58,6 +58,12 @@ pub struct Config {
     /// At most this many solver processes; the clauses defining one predicate share one, so
     /// each query sees only the clauses it is about (default: 8).
     pub solvers: usize,
+    /// Global guidance (Vediramana Krishnan et al., CAV 2020): lemmas clustered by pattern,
+    /// and the subsume, concretize and conjecture rules.
+    pub global: bool,
+    /// The proof-based abstraction and counterexample-based refinement of seed 004
+    /// (Komuravelli et al., CAV 2013) around the search.
+    pub abstraction: bool,
 }
 
 impl Default for Config {
@@ -68,6 +74,8 @@ impl Default for Config {
             requeue: true,
             max_level: None,
             solvers: 8,
+            global: false,
+            abstraction: false,
         }
     }
 }
