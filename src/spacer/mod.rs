@@ -29,6 +29,7 @@
 mod cex;
 mod context;
 mod encode;
+pub mod global;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -59,7 +60,7 @@ pub struct Config {
     /// each query sees only the clauses it is about (default: 8).
     pub solvers: usize,
     /// Global guidance (Vediramana Krishnan et al., CAV 2020): lemmas clustered by pattern,
-    /// and the subsume, concretize and conjecture rules.
+    /// and the subsume, concretize and conjecture rules ([`global`]).
     pub global: bool,
     /// The proof-based abstraction and counterexample-based refinement of seed 004
     /// (Komuravelli et al., CAV 2013) around the search.
@@ -91,6 +92,8 @@ pub struct Counters {
     pub obligations: usize,
     /// Variables that projections replaced by their model value.
     pub mbp_substitutions: usize,
+    /// Global guidance: clusters of two or more lemmas, and the guesses of each rule.
+    pub global: global::GlobalCounters,
 }
 
 /// Spacer's answer, on the system it was given.
@@ -134,7 +137,11 @@ impl Spacer {
         let r = search.run();
         let lemmas = std::mem::take(&mut search.lemmas);
         let musts = std::mem::take(&mut search.musts);
+        let gg = search.global.as_ref().map(|g| g.counters);
         drop(search);
+        if let Some(gg) = gg {
+            self.counters.global = gg;
+        }
         let answer = match r {
             Ok(Outcome::Safe(level)) => Ok(Answer::Safe(Self::model(sys, &lemmas, level))),
             Ok(Outcome::Unsafe(m)) => cex::derivation(&mut ctx, &musts, m).map(Answer::Unsafe),
@@ -164,13 +171,18 @@ impl Spacer {
     /// Engine-specific counters for `--stats`, plus the SMT counters.
     pub fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
         let c = &self.counters;
-        let counters = vec![
+        let mut counters = vec![
             ("levels", c.levels.to_string()),
             ("lemmas", c.lemmas.to_string()),
             ("must-summaries", c.must_summaries.to_string()),
             ("obligations", c.obligations.to_string()),
             ("mbp-model-substitutions", c.mbp_substitutions.to_string()),
         ];
+        if self.cfg.global {
+            counters.push(("gg-clusters", c.global.clusters.to_string()));
+            counters.push(("gg-subsume", c.global.subsume.to_string()));
+            counters.push(("gg-conjecture", c.global.conjecture.to_string()));
+        }
         (counters, self.smt)
     }
 }

@@ -2,6 +2,7 @@
 //! propagation.
 
 use super::context::{Context, Query};
+use super::global::Global;
 use super::{Config, Counters};
 use crate::engine::log_progress;
 use crate::engine::pdr::context::{cube_of, Cube};
@@ -37,6 +38,9 @@ struct Obligation {
     cube: Cube,
     level: usize,
     depth: usize,
+    /// A guess of global guidance, or a child of one: blocking it adds a lemma, reaching it
+    /// only adds must-summaries, and it is not queued again above its lemma.
+    may: bool,
 }
 
 /// Obligations: an arena and a queue by level, then depth.
@@ -82,6 +86,8 @@ pub struct Search<'c, 'a> {
     /// The frontier `N`: levels `0 ..= N` exist.
     n: usize,
     queue: Queue,
+    /// Global guidance's clusters, when it is on.
+    pub global: Option<Global>,
 }
 
 impl<'c, 'a> Search<'c, 'a> {
@@ -98,6 +104,7 @@ impl<'c, 'a> Search<'c, 'a> {
             musts: vec![],
             n: 0,
             queue: Queue::default(),
+            global: cfg.global.then(Global::default),
         }
     }
 
@@ -119,6 +126,7 @@ impl<'c, 'a> Search<'c, 'a> {
                 cube: vec![],
                 level: self.n,
                 depth: 0,
+                may: false,
             });
             if let Some(m) = self.process()? {
                 return Ok(Outcome::Unsafe(m));
@@ -136,7 +144,8 @@ impl<'c, 'a> Search<'c, 'a> {
         while let Some(id) = self.queue.pop() {
             self.counters.obligations += 1;
             let ob = &self.queue.arena[id];
-            let (pred, cube, level) = (ob.pred, ob.cube.clone(), ob.level);
+            let (pred, cube, level, depth, may) =
+                (ob.pred, ob.cube.clone(), ob.level, ob.depth, ob.may);
             if log::log_enabled!(log::Level::Debug) {
                 let c: Vec<String> = cube.iter().map(|l| SmtTerm(l).to_string()).collect();
                 log::debug!(
@@ -150,7 +159,7 @@ impl<'c, 'a> Search<'c, 'a> {
             }
             match self.expand(id)? {
                 Step::Reached(m) => {
-                    if pred == query {
+                    if pred == query && !may {
                         return Ok(Some(m));
                     }
                     // the parent, queued above this obligation, is asked again
@@ -169,9 +178,23 @@ impl<'c, 'a> Search<'c, 'a> {
                         &trans_core,
                         init_core,
                     )?;
-                    let top = self.add_lemma(pred, g, level)?;
-                    if self.cfg.requeue && top < self.n {
+                    let top = self.add_lemma(pred, g.clone(), level)?;
+                    let guess = self
+                        .global
+                        .as_mut()
+                        .and_then(|gl| gl.on_lemma(pred, &g, top, &cube, level));
+                    if self.cfg.requeue && !may && top < self.n {
                         self.queue.requeue(id, top + 1);
+                    }
+                    if let Some(gs) = guess {
+                        log::debug!("spacer: global guidance {:?} for P{}", gs.rule, gs.pred.0);
+                        self.queue.push(Obligation {
+                            pred: gs.pred,
+                            cube: gs.cube,
+                            level: gs.level,
+                            depth,
+                            may: true,
+                        });
                     }
                 }
             }
@@ -197,7 +220,8 @@ impl<'c, 'a> Search<'c, 'a> {
     ///   child is reached, the prefix grows; when it is blocked, the frame shrinks.
     fn expand(&mut self, id: usize) -> Result<Step, Stop> {
         let ob = &self.queue.arena[id];
-        let (pred, cube, level, depth) = (ob.pred, ob.cube.clone(), ob.level, ob.depth);
+        let (pred, cube, level, depth, may) =
+            (ob.pred, ob.cube.clone(), ob.level, ob.depth, ob.may);
         let enc = self.ctx.enc;
         let mut trans_core = vec![];
         let mut init_core = vec![];
@@ -279,6 +303,7 @@ impl<'c, 'a> Search<'c, 'a> {
             cube: child_cube,
             level: level - 1,
             depth: depth + 1,
+            may,
         });
         Ok(Step::Child)
     }
@@ -347,9 +372,6 @@ impl<'c, 'a> Search<'c, 'a> {
 
     /// Adds `not cube` to `F(pred, 1) .. F(pred, level)`, pushes it as far as it goes, and
     /// drops the lemmas it subsumes. Returns its final level.
-    ///
-    /// This is where global guidance (Vediramana Krishnan et al., CAV 2020) would cluster the
-    /// new lemma with its predicate's lemmas of the same pattern (not done yet, issue 9).
     fn add_lemma(&mut self, pred: PredId, cube: Cube, level: usize) -> Result<usize, Stop> {
         self.counters.lemmas += 1;
         let mut level = level;
