@@ -99,6 +99,7 @@ pub fn signature(cube: &[Term]) -> (Vec<Term>, Vec<Option<(bool, Lin)>>) {
 }
 
 fn shaped(l: &Term) -> Shaped {
+    let l = &mod_normal(l);
     let (eq, lin) = match l.get() {
         TermNode::Le(lin) => (false, lin),
         TermNode::EqZ(lin) => (true, lin),
@@ -122,6 +123,35 @@ fn shaped(l: &Term) -> Shaped {
         shape,
         k: Some((eq, lin.clone())),
     }
+}
+
+/// `(e + c) mod m = r` as `e mod m = (r - c) mod m`, the form whose constant varies with
+/// the residue (projections produce the former); other literals unchanged.
+fn mod_normal(l: &Term) -> Term {
+    let TermNode::EqZ(lin) = l.get() else {
+        return l.clone();
+    };
+    let [(atom, c)] = &lin.terms[..] else {
+        return l.clone();
+    };
+    let TermNode::Mod(inner, m) = atom.get() else {
+        return l.clone();
+    };
+    let inner = Lin::of(inner);
+    // c * mod(inner, m) + k = 0 with c = 1 (mk_eqz_lin makes the first coefficient positive)
+    if !c.is_one() || inner.k.is_zero() {
+        return l.clone();
+    }
+    let r = -&lin.k;
+    if r.is_negative() || &r >= m {
+        return l.clone();
+    }
+    let e = Lin {
+        terms: inner.terms.clone(),
+        k: BigInt::zero(),
+    };
+    let r = (&r - &inner.k).mod_floor(m);
+    mk_eq(mk_mod(mk_lin(e), m.clone()), mk_int(r))
 }
 
 /// A cluster: one pattern, the points of its lemmas, and the gas left.
@@ -239,9 +269,11 @@ impl Global {
                 cube = drop(lemma);
             }
             if cube.is_empty() {
-                return None;
+                // nothing is left to conjecture: block the closure of the points
+                (closure(cl)?, Rule::Subsume)
+            } else {
+                (cube, Rule::Conjecture)
             }
-            (cube, Rule::Conjecture)
         } else {
             (closure(cl)?, Rule::Subsume)
         };

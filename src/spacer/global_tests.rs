@@ -101,3 +101,24 @@ fn no_guess_without_a_cluster_or_twice() {
     let d = vec![mk_ge(x(), mk_int(3)), mk_le(y(), mk_int(0))];
     assert!(g.on_lemma(PredId(0), &d, 1, &d, 1).is_none());
 }
+
+#[test]
+fn subsume_over_residues() {
+    // blocked: (x + c) mod 7 = 0 for c = 1, 6, 2: x mod 7 in {6, 1, 5}, one literal each, so
+    // nothing is left to conjecture; the closure is 1 <= x mod 7 <= 6
+    let lemmas: Vec<Vec<Term>> = [1, 6, 2]
+        .iter()
+        .map(|c| {
+            vec![mk_eq(
+                mk_mod(mk_add(vec![x(), mk_int(*c)]), BigInt::from(7)),
+                mk_int(0),
+            )]
+        })
+        .collect();
+    let g = guess(&lemmas).expect("a guess");
+    assert_eq!(g.rule, Rule::Subsume);
+    for a in -9..=20 {
+        let inside = holds(&g.cube, &[(&x(), a)]);
+        assert_eq!(inside, a.rem_euclid(7) != 0, "x={a}");
+    }
+}

@@ -38,8 +38,9 @@ struct Obligation {
     cube: Cube,
     level: usize,
     depth: usize,
-    /// A guess of global guidance, or a child of one: blocking it adds a lemma, reaching it
-    /// only adds must-summaries, and it is not queued again above its lemma.
+    /// A guess of global guidance or a child of one: blocking it adds a lemma, reaching it
+    /// only adds a must-summary, and it is not queued again above its lemma. Guesses take at
+    /// most a third of the obligations processed ([`Search::may_budget`]).
     may: bool,
 }
 
@@ -88,6 +89,9 @@ pub struct Search<'c, 'a> {
     queue: Queue,
     /// Global guidance's clusters, when it is on.
     pub global: Option<Global>,
+    /// Obligations processed that are guesses (or their children), and the others.
+    may_work: usize,
+    normal_work: usize,
 }
 
 impl<'c, 'a> Search<'c, 'a> {
@@ -105,6 +109,8 @@ impl<'c, 'a> Search<'c, 'a> {
             n: 0,
             queue: Queue::default(),
             global: cfg.global.then(Global::default),
+            may_work: 0,
+            normal_work: 0,
         }
     }
 
@@ -157,6 +163,14 @@ impl<'c, 'a> Search<'c, 'a> {
             if self.subsumed(pred, level, &cube) {
                 continue;
             }
+            if may {
+                if !self.may_budget() {
+                    continue;
+                }
+                self.may_work += 1;
+            } else {
+                self.normal_work += 1;
+            }
             match self.expand(id)? {
                 Step::Reached(m) => {
                     if pred == query && !may {
@@ -200,6 +214,13 @@ impl<'c, 'a> Search<'c, 'a> {
             }
         }
         Ok(None)
+    }
+
+    /// May one more guess (or child of one) be processed? Guesses are evidence-driven but
+    /// unbounded: they get at most a third of the work, so that a counterexample search is
+    /// slowed down by at most half.
+    fn may_budget(&self) -> bool {
+        2 * self.may_work <= self.normal_work
     }
 
     /// Is `cube` blocked at `level` by a lemma whose cube is a subset of its literals?
