@@ -19,7 +19,7 @@
 //! | lemma cluster, pattern (anti-unification up to numerals) | [`Global::observe`], [`signature`] |
 //! | *Subsume*: block the convex closure of the cluster's points, projected onto the predicate's parameters | [`Global::on_lemma`], [`closure`] |
 //! | *Conjecture*: the pattern varies in a single literal; drop it from the obligation | [`Global::on_lemma`] |
-//! | *Concretize*: a pattern with a parameter multiplying a variable | never arises here: only constant terms are abstracted, so patterns stay linear (see below) |
+//! | *Concretize*: a pattern with a parameter multiplying a variable (lemmas differing in a coefficient) | [`Global::concretize`] |
 //! | gas: how often a cluster may propose | [`GAS`] |
 //!
 //! The convex closure is over-approximated by the affine hull of the points, the bounding box
@@ -30,9 +30,9 @@
 //! real shadow (Fourier–Motzkin), an over-approximation. Every member's cube lies in the
 //! result, so blocking it generalizes all of them at once.
 //!
-//! z3 also abstracts coefficients, which makes patterns such as `v * x <= 3` non-linear and
-//! needs the concretize rule; our clusters require equal coefficients, so that rule has
-//! nothing to do here.
+//! Clusters abstract constant terms only. Lemmas that differ in a coefficient (`k*x + y <=
+//! 0` for k = 1, 2, 3, ..., which z3 abstracts into the non-linear pattern `v*x + y <= 0`)
+//! are recorded per inequality; an obligation with such an inequality is then concretized.
 
 use crate::engine::pdr::context::{cube_of, Cube};
 use crate::frontend::PredId;
@@ -57,6 +57,7 @@ const MAX_CONSTRAINTS: usize = 64;
 pub enum Rule {
     Subsume,
     Conjecture,
+    Concretize,
 }
 
 /// A proposed obligation: is a valuation of `cube` derivable for `pred` by height `level`?
@@ -74,6 +75,7 @@ pub struct GlobalCounters {
     pub clusters: usize,
     pub subsume: usize,
     pub conjecture: usize,
+    pub concretize: usize,
 }
 
 /// A literal split into its shape (the literal with constant term zero) and its constant.
@@ -170,6 +172,9 @@ struct Cluster {
 #[derive(Default)]
 pub struct Global {
     clusters: FxHashMap<(PredId, Vec<Term>), Cluster>,
+    /// Per predicate and inequality over given atoms: the coefficient vectors its lemmas
+    /// had. Two or more: the pattern abstracts a coefficient (z3's non-linear pattern).
+    coefs: FxHashMap<(PredId, Vec<Term>), Vec<Vec<BigInt>>>,
     posted: FxHashSet<(PredId, Vec<Term>)>,
     pub counters: GlobalCounters,
 }
@@ -183,6 +188,17 @@ impl Global {
         cube: &[Term],
         level: usize,
     ) -> Option<(PredId, Vec<Term>)> {
+        for l in cube {
+            if let TermNode::Le(lin) = l.get() {
+                if lin.terms.len() >= 2 {
+                    let (atoms, cs): (Vec<Term>, Vec<BigInt>) = lin.terms.iter().cloned().unzip();
+                    let seen = self.coefs.entry((pred, atoms)).or_default();
+                    if !seen.contains(&cs) {
+                        seen.push(cs);
+                    }
+                }
+            }
+        }
         let (shapes, ks) = signature(cube);
         if ks.iter().all(|k| k.is_none()) {
             return None;
@@ -286,12 +302,71 @@ impl Global {
         match rule {
             Rule::Subsume => self.counters.subsume += 1,
             Rule::Conjecture => self.counters.conjecture += 1,
+            Rule::Concretize => self.counters.concretize += 1,
         }
         Some(Guess {
             pred,
             cube,
             level,
             rule,
+        })
+    }
+}
+
+impl Global {
+    /// *Concretize*: when obligation `cube` of `pred` (with `point`, a valuation in it) has an
+    /// inequality over atoms whose lemmas came with two or more coefficient vectors, the box
+    /// corner of `point` that implies it (`x <= v` for a positive coefficient, `x >= v` for a
+    /// negative one), in place of the inequality. The box lies in the obligation, and its
+    /// lemma generalizes without the coefficient that kept changing.
+    pub fn concretize(
+        &mut self,
+        pred: PredId,
+        cube: &[Term],
+        point: &Assignment,
+        level: usize,
+    ) -> Option<Guess> {
+        let mut changed = false;
+        let mut out: Vec<Term> = vec![];
+        for l in cube {
+            let TermNode::Le(lin) = l.get() else {
+                out.push(l.clone());
+                continue;
+            };
+            let atoms: Vec<Term> = lin.terms.iter().map(|(a, _)| a.clone()).collect();
+            let varied = self
+                .coefs
+                .get(&(pred, atoms))
+                .is_some_and(|seen| seen.len() >= 2);
+            if !varied {
+                out.push(l.clone());
+                continue;
+            }
+            for (a, c) in &lin.terms {
+                let v = mk_int(eval_int(a, point).ok()?);
+                out.push(if c.is_positive() {
+                    mk_le(a.clone(), v)
+                } else {
+                    mk_ge(a.clone(), v)
+                });
+            }
+            changed = true;
+        }
+        if !changed {
+            return None;
+        }
+        let mut sorted = out.clone();
+        sorted.sort();
+        sorted.dedup();
+        if !self.posted.insert((pred, sorted)) {
+            return None;
+        }
+        self.counters.concretize += 1;
+        Some(Guess {
+            pred,
+            cube: out,
+            level,
+            rule: Rule::Concretize,
         })
     }
 }

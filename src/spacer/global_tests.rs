@@ -122,3 +122,37 @@ fn subsume_over_residues() {
         assert_eq!(inside, a.rem_euclid(7) != 0, "x={a}");
     }
 }
+
+#[test]
+fn concretize_after_coefficients_vary() {
+    // blocked: k*x + y <= 0 for k = 1, 2: the coefficient of x keeps changing
+    let mut g = Global::default();
+    for k in 1..=2 {
+        let l = vec![mk_le(
+            mk_add(vec![mk_mul_const(&BigInt::from(k), x()), y()]),
+            mk_int(0),
+        )];
+        assert!(g.on_lemma(PredId(0), &l, 1, &l, 1).is_none());
+    }
+    // the next obligation 3*x + y <= 0, from the point x = 1, y = -5: the box x <= 1, y <= -5
+    let ob = vec![mk_le(
+        mk_add(vec![mk_mul_const(&BigInt::from(3), x()), y()]),
+        mk_int(0),
+    )];
+    let point: Assignment = [(x(), 1), (y(), -5)]
+        .iter()
+        .map(|(t, v)| (t.as_var().unwrap().clone(), Value::Int(BigInt::from(*v))))
+        .collect();
+    let c = g.concretize(PredId(0), &ob, &point, 2).expect("a guess");
+    assert_eq!(c.rule, Rule::Concretize);
+    assert_eq!(c.level, 2);
+    for a in -4..=4 {
+        for b in -9..=2 {
+            let inside = holds(&c.cube, &[(&x(), a), (&y(), b)]);
+            assert_eq!(inside, a <= 1 && b <= -5, "x={a} y={b}");
+            assert!(!inside || 3 * a + b <= 0, "the box lies in the obligation");
+        }
+    }
+    // another predicate has seen one coefficient vector only
+    assert!(g.concretize(PredId(1), &ob, &point, 2).is_none());
+}

@@ -182,6 +182,7 @@ impl Spacer {
             counters.push(("gg-clusters", c.global.clusters.to_string()));
             counters.push(("gg-subsume", c.global.subsume.to_string()));
             counters.push(("gg-conjecture", c.global.conjecture.to_string()));
+            counters.push(("gg-concretize", c.global.concretize.to_string()));
         }
         (counters, self.smt)
     }

@@ -42,6 +42,8 @@ struct Obligation {
     /// only adds a must-summary, and it is not queued again above its lemma. Guesses take at
     /// most a third of the obligations processed ([`Search::may_budget`]).
     may: bool,
+    /// A valuation in the cube, when it came from a model (for global guidance's concretize).
+    point: Option<Assignment>,
 }
 
 /// Obligations: an arena and a queue by level, then depth.
@@ -133,6 +135,7 @@ impl<'c, 'a> Search<'c, 'a> {
                 level: self.n,
                 depth: 0,
                 may: false,
+                point: None,
             });
             if let Some(m) = self.process()? {
                 return Ok(Outcome::Unsafe(m));
@@ -170,6 +173,20 @@ impl<'c, 'a> Search<'c, 'a> {
                 self.may_work += 1;
             } else {
                 self.normal_work += 1;
+                let ob = &self.queue.arena[id];
+                if let (Some(g), Some(point)) = (self.global.as_mut(), ob.point.as_ref()) {
+                    if let Some(gs) = g.concretize(pred, &cube, point, level) {
+                        log::debug!("spacer: global guidance Concretize for P{}", pred.0);
+                        self.queue.push(Obligation {
+                            pred,
+                            cube: gs.cube,
+                            level: gs.level,
+                            depth,
+                            may: true,
+                            point: None,
+                        });
+                    }
+                }
             }
             match self.expand(id)? {
                 Step::Reached(m) => {
@@ -208,6 +225,7 @@ impl<'c, 'a> Search<'c, 'a> {
                             level: gs.level,
                             depth,
                             may: true,
+                            point: None,
                         });
                     }
                 }
@@ -325,6 +343,7 @@ impl<'c, 'a> Search<'c, 'a> {
             level: level - 1,
             depth: depth + 1,
             may,
+            point: enc.values_at(app, &model),
         });
         Ok(Step::Child)
     }
