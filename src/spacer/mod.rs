@@ -21,10 +21,8 @@
 //!
 //! Incremental solvers, one per predicate (up to [`Config::solvers`]), hold its clauses and
 //! the lemmas and must-summaries at their body applications behind activation literals
-//! ([`context`]). Not done yet (issue 9): global guidance (lemma clusters and the
-//! subsume/concretize/conjecture rules, which would hook into `search::Search::add_lemma`) and
-//! the proof-based abstraction of seed 004 (which would wrap [`Spacer::solve`] with
-//! assumption literals per transition conjunct).
+//! ([`context`]). Global guidance ([`global`]) proposes guesses after each lemma;
+//! they are obligations like the others, except that reaching one is not a counterexample.
 
 mod cex;
 mod context;
@@ -60,7 +58,8 @@ pub struct Config {
     /// each query sees only the clauses it is about (default: 8).
     pub solvers: usize,
     /// Global guidance (Vediramana Krishnan et al., CAV 2020): lemmas clustered by pattern,
-    /// and the subsume, concretize and conjecture rules ([`global`]).
+    /// and the subsume, concretize and conjecture rules ([`global`]) (default: true: 546
+    /// against 536 of the 666 LIA-Lin dev files at 5 s, README "spacer").
     pub global: bool,
     /// The proof-based abstraction and counterexample-based refinement of seed 004
     /// (Komuravelli et al., CAV 2013) around the search.
@@ -75,7 +74,7 @@ impl Default for Config {
             requeue: true,
             max_level: None,
             solvers: 8,
-            global: false,
+            global: true,
             abstraction: false,
         }
     }
