@@ -191,8 +191,12 @@ fn slice_timer(kill: KillSwitch, slice: Duration) -> mpsc::Sender<()> {
 fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
     let start = Instant::now();
     let ran = catch_unwind(AssertUnwindSafe(|| match (e, &problem.ts) {
-        (EngineKind::Spacer, _) => {
-            let mut engine = Spacer::new(problem.spacer.clone());
+        (EngineKind::Spacer | EngineKind::SpacerLocal, _) => {
+            let mut cfg_s = problem.spacer.clone();
+            if e == EngineKind::SpacerLocal {
+                cfg_s.global = false;
+            }
+            let mut engine = Spacer::new(cfg_s);
             let answer = engine.solve(&problem.graph, cfg);
             let (counters, smt) = engine.stats();
             (Answer::Graph(answer), counters, smt)

@@ -337,16 +337,31 @@ impl Run<'_> {
         let Some(adapter) = TsAdapter::new(&psys) else {
             // Non-linear clauses: only the clause-graph engine applies.
             log::info!("non-linear clauses remain after preprocessing: running spacer");
-            progress(opts, |p| {
-                p.stage("engines");
-                p.record("schedule", "spacer (non-linear clauses)");
-            });
             let problem = Problem {
                 ts: None,
                 graph,
                 spacer: opts.spacer.clone(),
             };
-            let pf = Portfolio::start(&crate::schedule::non_linear(), &problem, smt);
+            // engines the user named run if they take the clause graph; else the default
+            let graph_engines: Vec<EngineKind> = opts
+                .engines
+                .iter()
+                .copied()
+                .filter(|e| matches!(e, EngineKind::Spacer | EngineKind::SpacerLocal))
+                .collect();
+            let lanes = if graph_engines.is_empty() {
+                crate::schedule::non_linear(crate::schedule::cores(opts.jobs))
+            } else {
+                crate::schedule::each_alone(&graph_engines)
+            };
+            progress(opts, |p| {
+                p.stage("engines");
+                p.record(
+                    "schedule",
+                    format!("{} (non-linear clauses)", crate::schedule::describe(&lanes)),
+                );
+            });
+            let pf = Portfolio::start(&lanes, &problem, smt);
             return self.portfolio(pf, &psys, &backs, None);
         };
         // the front-end's intermediate data is freed: give its pages back to the system (the

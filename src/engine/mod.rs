@@ -141,6 +141,10 @@ pub enum EngineKind {
     /// non-linear clauses: frames of lemmas and must-summaries per predicate. Runs on every
     /// system that is non-linear after preprocessing.
     Spacer,
+    /// Spacer without global guidance (local generalization only), whatever
+    /// `--spacer-global` says: beside `spacer` on non-linear systems, where the two solve
+    /// different files.
+    SpacerLocal,
 }
 
 impl EngineKind {
@@ -156,6 +160,7 @@ impl EngineKind {
             EngineKind::SplitTpa => "split-tpa",
             EngineKind::Trl => "trl",
             EngineKind::Spacer => "spacer",
+            EngineKind::SpacerLocal => "spacer-local",
         }
     }
 
@@ -173,7 +178,7 @@ impl EngineKind {
             }
             EngineKind::Trl => Box::new(trl::Trl::new(trl::Config::default())),
             // runs on the clause graph: solve.rs starts it, never the transition-system portfolio
-            EngineKind::Spacer => Box::new(crate::spacer::NotOnTs),
+            EngineKind::Spacer | EngineKind::SpacerLocal => Box::new(crate::spacer::NotOnTs),
         }
     }
 }
