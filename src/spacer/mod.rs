@@ -26,6 +26,7 @@
 //! the proof-based abstraction of seed 004 (which would wrap [`Spacer::solve`] with
 //! assumption literals per transition conjunct).
 
+mod abstraction;
 mod cex;
 mod context;
 mod encode;
@@ -107,6 +108,7 @@ pub struct Spacer {
     cfg: Config,
     counters: Counters,
     smt: SmtStats,
+    abs: abstraction::AbsCounters,
 }
 
 impl Spacer {
@@ -115,6 +117,7 @@ impl Spacer {
             cfg,
             counters: Counters::default(),
             smt: SmtStats::default(),
+            abs: abstraction::AbsCounters::default(),
         }
     }
 
@@ -128,6 +131,9 @@ impl Spacer {
     }
 
     fn run(&mut self, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<Answer, Stop> {
+        if self.cfg.abstraction {
+            return abstraction::run(self, sys, smt_cfg);
+        }
         let enc = Encoded::new(sys);
         let mut ctx = Context::new(&enc, smt_cfg, self.cfg.solvers)?;
         let mut search = Search::new(&self.cfg, &mut ctx, &mut self.counters);
@@ -164,13 +170,25 @@ impl Spacer {
     /// Engine-specific counters for `--stats`, plus the SMT counters.
     pub fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
         let c = &self.counters;
-        let counters = vec![
+        let mut counters = vec![
             ("levels", c.levels.to_string()),
             ("lemmas", c.lemmas.to_string()),
             ("must-summaries", c.must_summaries.to_string()),
             ("obligations", c.obligations.to_string()),
             ("mbp-model-substitutions", c.mbp_substitutions.to_string()),
         ];
+        if self.cfg.abstraction {
+            let a = &self.abs;
+            counters.extend([
+                ("abstraction-iterations", a.iterations.to_string()),
+                ("abstraction-sigma", a.sigma.to_string()),
+                ("abstraction-sigma-hat", a.sigma_hat.to_string()),
+                ("abstraction-sigma-hat-max", a.sigma_hat_max.to_string()),
+                ("abstraction-bound", a.bound.to_string()),
+                ("abstraction-refinements", a.refinements.to_string()),
+                ("abstraction-invariants", a.invariants.to_string()),
+            ]);
+        }
         (counters, self.smt)
     }
 }
