@@ -673,6 +673,7 @@ impl Global {
                 .into_iter()
                 .filter(|t| sigma_set.contains(t))
                 .collect();
+            let first = core.len();
             let mut k = 0;
             while k < core.len() {
                 let mut lits = fixed.clone();
@@ -691,6 +692,11 @@ impl Global {
                     core.retain(|t| *t != drop && smaller.contains(t));
                 }
             }
+            log::debug!(
+                "spacer abstraction: {} lemmas prove U with {first} of Σ, minimized to {}",
+                lemmas.len(),
+                core.len()
+            );
             let keep: FxHashSet<Term> = core.into_iter().collect();
             Some(
                 self.sigma
