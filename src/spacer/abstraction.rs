@@ -142,9 +142,11 @@ impl<'s> Prep<'s> {
 
     /// Clause `i` of `U`, without its conjuncts: its applications with counters, and the
     /// counter constraints (reset on entering the head's component, one more than the
-    /// component's body counters otherwise); plus the head counter when the head is a loop head.
+    /// component's body counters otherwise; body counters are non-negative); plus the head
+    /// counter when the head is a loop head.
     fn counted(&self, i: usize) -> (Vec<PredApp>, Option<PredApp>, Term, Option<Term>) {
         let c = &self.sys.clauses[i];
+        let mut cnt = vec![];
         let body: Vec<PredApp> = c
             .body
             .iter()
@@ -152,12 +154,14 @@ impl<'s> Prep<'s> {
             .map(|(j, b)| {
                 let mut args = b.args.clone();
                 if self.is_loop_head(b.pred) {
-                    args.push(mk_var_of(&counter(Some(j))));
+                    let k = mk_var_of(&counter(Some(j)));
+                    // an invariant of the counter, which helps the search of U
+                    cnt.push(mk_ge(k.clone(), mk_int(0)));
+                    args.push(k);
                 }
                 PredApp { pred: b.pred, args }
             })
             .collect();
-        let mut cnt = vec![];
         let mut kh = None;
         let head = c.head.as_ref().map(|h| {
             let mut args = h.args.clone();
@@ -274,6 +278,7 @@ pub fn run(sp: &mut Spacer, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<A
         log_progress("spacer abstraction: iteration", sp.abs.iterations);
         log::debug!("spacer abstraction: bound {bound}, |Σ̂| = {size} of {n_sigma}");
         let u = prep.under(&sel, bound);
+        log::trace!("spacer abstraction: U =\n{u}");
         let mut inner = Spacer::new(inner_cfg.clone());
         let answer = inner.run(&u, smt_cfg);
         sp.smt += inner.smt;
