@@ -21,10 +21,11 @@
 //!
 //! Incremental solvers, one per predicate (up to [`Config::solvers`]), hold its clauses and
 //! the lemmas and must-summaries at their body applications behind activation literals
-//! ([`context`]). Not done yet (issue 9): global guidance (lemma clusters and the
-//! subsume/concretize/conjecture rules, which would hook into `search::Search::add_lemma`) and
-//! the proof-based abstraction of seed 004 (which would wrap [`Spacer::solve`] with
-//! assumption literals per transition conjunct).
+//! ([`context`]). With [`Config::abstraction`], [`Spacer::solve`] runs the proof-based
+//! abstraction and counterexample-based refinement of seed 004 around the search
+//! ([`abstraction`], which maps that paper's functions to ours). Not done yet (issue 9):
+//! global guidance (lemma clusters and the subsume/concretize/conjecture rules, which would
+//! hook into `search::Search::add_lemma`).
 
 mod abstraction;
 mod cex;
