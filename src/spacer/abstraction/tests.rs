@@ -136,7 +136,7 @@ fn the_transformation_adds_a_bounded_counter_to_loop_heads_only() {
     ))
     .unwrap();
     let prep = Prep::new(&sys);
-    let u = prep.under(&prep.all(), 3);
+    let u = prep.under(&prep.all(), 3, &[]);
     assert_eq!(u.preds[0].sorts.len(), 1, "I is no loop head");
     assert_eq!(u.preds[1].sorts.len(), 2, "L gets a counter");
     let shown = u.to_string();
@@ -157,7 +157,7 @@ fn the_transformation_adds_a_bounded_counter_to_loop_heads_only() {
         );
         let sys = parse_str(&text).unwrap();
         let prep = Prep::new(&sys);
-        let u = prep.under(&prep.all(), 3);
+        let u = prep.under(&prep.all(), 3, &[]);
         let mut cfg = Config::default();
         cfg.max_level = Some(40);
         match Spacer::new(cfg).solve(&u, &engine_smt()) {
