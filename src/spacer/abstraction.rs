@@ -779,6 +779,7 @@ impl Global {
                 }
             }
             lits.push(sc.ind.clone());
+            lits.push(mk_not(sc.h.clone()));
             if !self.check(&lits)? {
                 break;
             }
@@ -832,6 +833,7 @@ impl Global {
         let mut lits = self.all_sigma();
         lits.extend(sc.a.iter().cloned());
         lits.push(sc.qry.clone());
+        lits.push(mk_not(sc.h.clone()));
         let reached = self.check(&lits)?;
         self.smt.pop()?;
         Ok(!reached)

@@ -175,3 +175,69 @@ fn the_transformation_adds_a_bounded_counter_to_loop_heads_only() {
     assert!(reach("(= x 3)"));
     assert!(!reach("(= x 4)"));
 }
+
+#[test]
+fn booleans_nullary_predicates_direct_queries_and_fibonacci() {
+    let none = "(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(check-sat)";
+    expect_safe(none);
+    let direct = "(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int)) (=> (> x 2) false)))
+(check-sat)";
+    expect_unsafe(direct);
+    let bools = "(set-logic HORN)
+(declare-fun Start () Bool)
+(declare-fun B (Bool Int) Bool)
+(assert Start)
+(assert (forall ((x Int)) (=> (and Start (= x 0)) (B true x))))
+(assert (forall ((b Bool) (x Int) (c Bool) (y Int))
+  (=> (and (B b x) (B c y) (< x 3)) (B (not b) (+ x y 1)))))
+(assert (forall ((b Bool) (x Int)) (=> (and (B b x) QUERY) false)))
+(check-sat)";
+    expect_safe(&with_query(bools, "(< x 0)"));
+    expect_unsafe(&with_query(bools, "b (= x 3)"));
+    // two body applications in the loop's component: the counter exceeds both
+    let fib = "(set-logic HORN)
+(declare-fun F (Int Int) Bool)
+(assert (forall ((n Int) (r Int)) (=> (and (>= n 0) (<= n 1) (= r n)) (F n r))))
+(assert (forall ((n Int) (a Int) (b Int) (r Int))
+  (=> (and (>= n 2) (F (- n 1) a) (F (- n 2) b) (= r (+ a b))) (F n r))))
+(assert (forall ((n Int) (r Int)) (=> (and (F n r) QUERY) false)))
+(check-sat)";
+    expect_safe(&with_query(fib, "(< r 0)"));
+    expect_unsafe(&with_query(fib, "(= n 5) (= r 5)"));
+}
+
+/// Through the whole pipeline (preprocessing, back-translation, validation against the
+/// original clauses) with `--engine spacer --spacer-abstraction on`.
+#[test]
+fn the_pipeline_with_abstraction_on() {
+    use crate::engine::EngineKind;
+    use crate::{solve_str, Options};
+    use std::time::Duration;
+    for (path, expected) in [
+        ("nonlinear/twice-sat.smt2", "sat"),
+        ("nonlinear/twice-unsat.smt2", "unsat"),
+        ("nonlinear/loop-calls-sat.smt2", "sat"),
+        ("nonlinear/loop-calls-unsat.smt2", "unsat"),
+        ("hand/nullary-unsat.smt2", "unsat"),
+    ] {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("bench-chc")
+            .join(path);
+        let mut opts = Options {
+            engines: vec![EngineKind::Spacer],
+            timeout: Some(Duration::from_secs(30)),
+            ..Options::default()
+        };
+        opts.spacer.abstraction = true;
+        let out = solve_str(&std::fs::read_to_string(p).unwrap(), &opts).unwrap();
+        assert_eq!(out.verdict.word(), expected, "{path}: {:?}", out.verdict);
+        assert_eq!(out.stats.validation_failures, 0, "{path}");
+        assert_eq!(out.stats.winner, Some("spacer"), "{path}");
+    }
+}
