@@ -21,7 +21,7 @@
 //! | ABSTRACT: an unsat core over Σ of "π is not a proof of `U(Σ, bvals)`", minimized | [`Global::abstract_core`] |
 //! | EXTRACTINVS (Fig. 7, MIS by Houdini): the lemmas without counters, dropped until mutually inductive | [`Global::extract_invs`] |
 //! | the safety check on the invariants at the error location | [`Global::excludes_queries`] |
-//! | REFINE / ISFEASIBLE: the derivation's clause tree unrolled on the original clauses, one query assuming Σ; its unsat core joins Σ̂ | [`is_feasible`] |
+//! | REFINE / ISFEASIBLE: the derivation's clause tree unrolled on the original clauses, one query assuming Σ; its unsat core joins Σ̂ | [`feasible::is_feasible`] |
 //!
 //! ABSTRACT and EXTRACTINVS share one incremental solver ([`Global`]) kept across
 //! iterations: each clause once, its variables renamed apart, behind a selector `E_i`, each
@@ -44,15 +44,17 @@
 //! disjunction over the unrolled copies of a location (our `U` is not unrolled); ABSTRACT's
 //! core is minimized by deletion (one query per literal of the solver's core).
 
+mod feasible;
 #[cfg(test)]
 mod tests;
 
 use super::{Answer, Config, Spacer};
 use crate::engine::{log_progress, Stop};
-use crate::frontend::passes::{Cex, CexStep, Model};
+use crate::frontend::passes::Model;
 use crate::frontend::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SolverConfig};
+use feasible::is_feasible;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Counters for `--stats`.
@@ -389,110 +391,6 @@ pub fn run(sp: &mut Spacer, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<A
     }
 }
 
-/// ISFEASIBLE: the clause tree of `cex` (a derivation in `U`, whose clauses are `P`'s in the
-/// same order) on `P`'s clauses, each instance's variables renamed apart, each conjunct
-/// behind its Σ literal. Sat: the derivation with the model's values (a counterexample of
-/// `P`). Unsat: the (clause, conjunct) pairs of the unsat core over Σ.
-#[allow(clippy::type_complexity)]
-pub fn is_feasible(
-    prep: &Prep,
-    cex: &Cex,
-    smt_cfg: &SolverConfig,
-    stats: &mut crate::smt::SmtStats,
-) -> Result<Result<Cex, Vec<(usize, usize)>>, Stop> {
-    let sys = prep.sys;
-    let mut smt = Smt::new(smt_cfg, "spacer-abs-feasible")?;
-    let mut sigma: FxHashMap<(usize, usize), Term> = FxHashMap::default();
-    let mut renamed: Vec<Clause> = vec![];
-    let mut vars: Vec<Vec<(Var, Var)>> = vec![];
-    for (s, step) in cex.iter().enumerate() {
-        let i = step.clause.idx();
-        let c = &sys.clauses[i];
-        let pairs: Vec<(Var, Var)> = c
-            .vars()
-            .into_iter()
-            .map(|v| {
-                let w = Var {
-                    name: format!("abs!{s}!{}", v.name).into(),
-                    sort: v.sort,
-                };
-                (v, w)
-            })
-            .collect();
-        let map: FxHashMap<Var, Term> = pairs
-            .iter()
-            .map(|(v, w)| (v.clone(), mk_var_of(w)))
-            .collect();
-        let app = |a: &PredApp| PredApp {
-            pred: a.pred,
-            args: a.args.iter().map(|t| subst(t, &map)).collect(),
-        };
-        let r = Clause {
-            body: c.body.iter().map(app).collect(),
-            constraint: mk_true(),
-            head: c.head.as_ref().map(app),
-            line: c.line,
-        };
-        for (k, part) in prep.conj[i].iter().enumerate() {
-            let part = subst(part, &map);
-            let lit = sigma
-                .entry((i, k))
-                .or_insert_with(|| {
-                    mk_var_of(&Var {
-                        name: format!("abs!s{i}_{k}").into(),
-                        sort: Sort::Bool,
-                    })
-                })
-                .clone();
-            smt.assert(&mk_implies(lit, part))?;
-        }
-        for (b, &p) in r.body.iter().zip(&step.premises) {
-            let Some(h) = renamed.get(p).and_then(|c: &Clause| c.head.as_ref()) else {
-                return Err(Stop::SolverError(
-                    "spacer abstraction: a malformed derivation".into(),
-                ));
-            };
-            for (x, y) in b.args.iter().zip(&h.args) {
-                smt.assert(&mk_eq(x.clone(), y.clone()))?;
-            }
-        }
-        for (_, w) in &pairs {
-            smt.declare(w)?;
-        }
-        renamed.push(r);
-        vars.push(pairs);
-    }
-    let lits: Vec<Term> = sigma.values().cloned().collect();
-    let r = smt.check_sat_assuming(&lits)?;
-    let out = match r {
-        SatResult::Unknown => Err(Stop::SolverUnknown),
-        SatResult::Sat => {
-            let mut out = vec![];
-            for (s, step) in cex.iter().enumerate() {
-                let ws: Vec<Var> = vars[s].iter().map(|(_, w)| w.clone()).collect();
-                let vals = smt.get_values(&ws)?;
-                out.push(CexStep {
-                    clause: step.clause,
-                    vals: vars[s].iter().map(|(v, _)| v.clone()).zip(vals).collect(),
-                    premises: step.premises.clone(),
-                });
-            }
-            Ok(Ok(out))
-        }
-        SatResult::Unsat => {
-            let core = smt.unsat_assumptions()?;
-            let back: FxHashMap<Term, (usize, usize)> =
-                sigma.into_iter().map(|(ik, t)| (t, ik)).collect();
-            Ok(Err(core
-                .iter()
-                .filter_map(|t| back.get(t).copied())
-                .collect()))
-        }
-    };
-    *stats += smt.stats();
-    out
-}
-
 /// Clause `i` in the global context: renamed apart, with counters.
 struct GClause {
     body: Vec<PredApp>,
@@ -625,6 +523,7 @@ impl Global {
 
     /// Opens a scope with `lemmas`: `A_l /\ E_i => lemma_l(body)` at every body application
     /// of its predicate, and the violation literals at every head.
+    #[allow(clippy::needless_range_loop)]
     fn open(
         &mut self,
         lemmas: &[(PredId, Term)],
@@ -786,8 +685,8 @@ impl Global {
         let sigma = self.all_sigma();
         loop {
             let mut lits = sigma.clone();
-            for l in 0..cands.len() {
-                if alive[l] {
+            for (l, &al) in alive.iter().enumerate() {
+                if al {
                     lits.push(sc.a[l].clone());
                     lits.push(sc.b[l].clone());
                 } else {
