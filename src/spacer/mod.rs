@@ -23,7 +23,11 @@
 //! the lemmas and must-summaries at their body applications behind activation literals
 //! ([`context`]). Global guidance ([`global`]) proposes guesses after each lemma;
 //! they are obligations like the others, except that reaching one is not a counterexample.
+//! With [`Config::abstraction`], [`Spacer::solve`] runs the proof-based abstraction and
+//! counterexample-based refinement of seed 004 around the search ([`abstraction`], which
+//! maps that paper's functions to ours).
 
+mod abstraction;
 mod cex;
 mod context;
 mod encode;
@@ -109,6 +113,7 @@ pub struct Spacer {
     cfg: Config,
     counters: Counters,
     smt: SmtStats,
+    abs: abstraction::AbsCounters,
 }
 
 impl Spacer {
@@ -117,6 +122,7 @@ impl Spacer {
             cfg,
             counters: Counters::default(),
             smt: SmtStats::default(),
+            abs: abstraction::AbsCounters::default(),
         }
     }
 
@@ -130,6 +136,9 @@ impl Spacer {
     }
 
     fn run(&mut self, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<Answer, Stop> {
+        if self.cfg.abstraction {
+            return abstraction::run(self, sys, smt_cfg);
+        }
         let enc = Encoded::new(sys);
         let mut ctx = Context::new(&enc, smt_cfg, self.cfg.solvers)?;
         let mut search = Search::new(&self.cfg, &mut ctx, &mut self.counters);
@@ -182,6 +191,18 @@ impl Spacer {
             counters.push(("gg-subsume", c.global.subsume.to_string()));
             counters.push(("gg-conjecture", c.global.conjecture.to_string()));
             counters.push(("gg-concretize", c.global.concretize.to_string()));
+        }
+        if self.cfg.abstraction {
+            let a = &self.abs;
+            counters.extend([
+                ("abstraction-iterations", a.iterations.to_string()),
+                ("abstraction-sigma", a.sigma.to_string()),
+                ("abstraction-sigma-hat", a.sigma_hat.to_string()),
+                ("abstraction-sigma-hat-max", a.sigma_hat_max.to_string()),
+                ("abstraction-bound", a.bound.to_string()),
+                ("abstraction-refinements", a.refinements.to_string()),
+                ("abstraction-invariants", a.invariants.to_string()),
+            ]);
         }
         (counters, self.smt)
     }
