@@ -9,7 +9,7 @@ use crate::smt::{find_solver, SolverKind};
 use crate::{solve_str, validate, witness, Options, Verdict};
 use std::time::Duration;
 
-fn z3() -> SolverConfig {
+pub(super) fn z3() -> SolverConfig {
     SolverConfig::new(
         SolverKind::Z3,
         find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
@@ -17,7 +17,7 @@ fn z3() -> SolverConfig {
 }
 
 /// The engines' solver: yices when installed, as in the default configuration.
-fn engine_smt() -> SolverConfig {
+pub(super) fn engine_smt() -> SolverConfig {
     match find_solver(SolverKind::Yices, None) {
         Ok(p) => SolverConfig::new(SolverKind::Yices, p),
         Err(_) => z3(),
@@ -64,7 +64,7 @@ const TWICE: &str = "(set-logic HORN)
 (assert (forall ((x Int) (z Int)) (=> (and (Q x z) QUERY) false)))
 (check-sat)";
 
-const FIB: &str = "(set-logic HORN)
+pub(super) const FIB: &str = "(set-logic HORN)
 (declare-fun F (Int Int) Bool)
 (assert (forall ((n Int) (r Int)) (=> (and (>= n 0) (<= n 1) (= r n)) (F n r))))
 (assert (forall ((n Int) (a Int) (b Int) (r Int))
@@ -80,7 +80,31 @@ const SUM: &str = "(set-logic HORN)
 (assert (forall ((n Int) (s Int)) (=> (and (S n s) QUERY) false)))
 (check-sat)";
 
-fn with_query(sys: &str, q: &str) -> String {
+/// A predicate without query.
+pub(super) const NO_QUERY: &str = "(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(check-sat)";
+
+/// A query without a predicate in its body.
+pub(super) const DIRECT_QUERY: &str = "(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int)) (=> (> x 2) false)))
+(check-sat)";
+
+/// A Boolean argument and a nullary predicate.
+pub(super) const BOOLS: &str = "(set-logic HORN)
+(declare-fun Start () Bool)
+(declare-fun B (Bool Int) Bool)
+(assert Start)
+(assert (forall ((x Int)) (=> (and Start (= x 0)) (B true x))))
+(assert (forall ((b Bool) (x Int) (c Bool) (y Int))
+  (=> (and (B b x) (B c y) (< x 3)) (B (not b) (+ x y 1)))))
+(assert (forall ((b Bool) (x Int)) (=> (and (B b x) QUERY) false)))
+(check-sat)";
+
+pub(super) fn with_query(sys: &str, q: &str) -> String {
     sys.replace("QUERY", q)
 }
 
@@ -121,30 +145,13 @@ fn a_recursive_sum_is_at_least_its_argument() {
 
 #[test]
 fn no_query_and_direct_queries() {
-    let none = "(set-logic HORN)
-(declare-fun P (Int) Bool)
-(assert (forall ((x Int)) (=> (= x 0) (P x))))
-(check-sat)";
-    expect_safe(none);
-    let direct = "(set-logic HORN)
-(declare-fun P (Int) Bool)
-(assert (forall ((x Int)) (=> (= x 0) (P x))))
-(assert (forall ((x Int)) (=> (> x 2) false)))
-(check-sat)";
-    expect_unsafe(direct);
+    expect_safe(NO_QUERY);
+    expect_unsafe(DIRECT_QUERY);
 }
 
 #[test]
 fn booleans_and_nullary_predicates() {
-    let text = "(set-logic HORN)
-(declare-fun Start () Bool)
-(declare-fun B (Bool Int) Bool)
-(assert Start)
-(assert (forall ((x Int)) (=> (and Start (= x 0)) (B true x))))
-(assert (forall ((b Bool) (x Int) (c Bool) (y Int))
-  (=> (and (B b x) (B c y) (< x 3)) (B (not b) (+ x y 1)))))
-(assert (forall ((b Bool) (x Int)) (=> (and (B b x) QUERY) false)))
-(check-sat)";
+    let text = BOOLS;
     // from B(true, 0): B(false, 1), then x + y + 1 over derived values: x >= 0 always
     expect_safe(&with_query(text, "(< x 0)"));
     // B(false, 1) from B(true, 0) twice, then B(true, 3) from B(false, 1) twice

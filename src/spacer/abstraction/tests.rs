@@ -1,25 +1,11 @@
 //! Spacer with abstraction on small systems with known answers; every answer is checked by
 //! the validator against the system it was given.
 
+use super::super::tests::{engine_smt, with_query, z3, BOOLS, DIRECT_QUERY, FIB, NO_QUERY};
 use super::super::*;
 use super::Prep;
 use crate::frontend::parse_str;
-use crate::smt::{find_solver, SolverKind};
 use crate::validate;
-
-fn z3() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
-
-fn engine_smt() -> SolverConfig {
-    match find_solver(SolverKind::Yices, None) {
-        Ok(p) => SolverConfig::new(SolverKind::Yices, p),
-        Err(_) => z3(),
-    }
-}
 
 /// Solves `text` with abstraction on; the answer and the solver (for its counters).
 fn run(text: &str) -> (ChcSystem, Answer, Spacer) {
@@ -64,10 +50,6 @@ const COUNT: &str = "(set-logic HORN)
   (=> (and (P x y z) (= x1 (+ x 1)) (= y1 (+ y x)) (= z1 (+ z 2))) (P x1 y1 z1))))
 (assert (forall ((x Int) (y Int) (z Int)) (=> (and (P x y z) QUERY) false)))
 (check-sat)";
-
-fn with_query(sys: &str, q: &str) -> String {
-    sys.replace("QUERY", q)
-}
 
 #[test]
 fn the_abstraction_drops_a_conjunct_irrelevant_to_safety() {
@@ -178,38 +160,13 @@ fn the_transformation_adds_a_bounded_counter_to_loop_heads_only() {
 
 #[test]
 fn booleans_nullary_predicates_direct_queries_and_fibonacci() {
-    let none = "(set-logic HORN)
-(declare-fun P (Int) Bool)
-(assert (forall ((x Int)) (=> (= x 0) (P x))))
-(check-sat)";
-    expect_safe(none);
-    let direct = "(set-logic HORN)
-(declare-fun P (Int) Bool)
-(assert (forall ((x Int)) (=> (= x 0) (P x))))
-(assert (forall ((x Int)) (=> (> x 2) false)))
-(check-sat)";
-    expect_unsafe(direct);
-    let bools = "(set-logic HORN)
-(declare-fun Start () Bool)
-(declare-fun B (Bool Int) Bool)
-(assert Start)
-(assert (forall ((x Int)) (=> (and Start (= x 0)) (B true x))))
-(assert (forall ((b Bool) (x Int) (c Bool) (y Int))
-  (=> (and (B b x) (B c y) (< x 3)) (B (not b) (+ x y 1)))))
-(assert (forall ((b Bool) (x Int)) (=> (and (B b x) QUERY) false)))
-(check-sat)";
-    expect_safe(&with_query(bools, "(< x 0)"));
-    expect_unsafe(&with_query(bools, "b (= x 3)"));
+    expect_safe(NO_QUERY);
+    expect_unsafe(DIRECT_QUERY);
+    expect_safe(&with_query(BOOLS, "(< x 0)"));
+    expect_unsafe(&with_query(BOOLS, "b (= x 3)"));
     // two body applications in the loop's component: the counter exceeds both
-    let fib = "(set-logic HORN)
-(declare-fun F (Int Int) Bool)
-(assert (forall ((n Int) (r Int)) (=> (and (>= n 0) (<= n 1) (= r n)) (F n r))))
-(assert (forall ((n Int) (a Int) (b Int) (r Int))
-  (=> (and (>= n 2) (F (- n 1) a) (F (- n 2) b) (= r (+ a b))) (F n r))))
-(assert (forall ((n Int) (r Int)) (=> (and (F n r) QUERY) false)))
-(check-sat)";
-    expect_safe(&with_query(fib, "(< r 0)"));
-    expect_unsafe(&with_query(fib, "(= n 5) (= r 5)"));
+    expect_safe(&with_query(FIB, "(< r 0)"));
+    expect_unsafe(&with_query(FIB, "(= n 5) (= r 5)"));
 }
 
 /// Through the whole pipeline (preprocessing, back-translation, validation against the
