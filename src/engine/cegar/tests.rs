@@ -1,0 +1,1 @@
+//! CEGAR on small systems with known answers.
