@@ -170,7 +170,8 @@ pub struct Config {
     /// `expl` only: at most this many successors enumerated per edge before the tracked
     /// variables a transition leaves open become unknown; 0 means no limit (default: 1).
     pub max_enum: usize,
-    /// Interpolation backends in order of preference (default: [`Backend::ALL`]).
+    /// Interpolation backends in order of preference (default: SMTInterpol, z3, yices, own,
+    /// cvc5: proof-based interpolants first, which generalize better than projections).
     pub backends: Vec<Backend>,
     /// Give up after this many refinements (default: none).
     pub max_refinements: Option<usize>,
@@ -186,7 +187,13 @@ impl Default for Config {
             precision: Granularity::Local,
             prune: Prune::Lazy,
             max_enum: 1,
-            backends: Backend::ALL.to_vec(),
+            backends: vec![
+                Backend::SmtInterpol,
+                Backend::Z3,
+                Backend::Yices,
+                Backend::Own,
+                Backend::Cvc5,
+            ],
             max_refinements: None,
         }
     }
@@ -243,6 +250,8 @@ pub struct Counters {
     pub refinements: usize,
     /// Precision items at the end.
     pub precision: usize,
+    /// Refinements that fell back to sequence interpolants.
+    pub fallbacks: usize,
 }
 
 pub struct Cegar {
@@ -333,7 +342,9 @@ impl Cegar {
             {
                 return Err(Stop::Bound(self.counters.refinements));
             }
-            match refiner.refine(&mut arg, &mut dom, cfa, smt, itp, err)? {
+            let refined = refiner.refine(&mut arg, &mut dom, cfa, smt, itp, err);
+            self.counters.fallbacks = refiner.fallbacks;
+            match refined? {
                 Outcome::Cex(cex) => return Ok(Answer::Unsafe(cex)),
                 Outcome::Refined { prune_at } => {
                     self.counters.refinements += 1;
@@ -356,6 +367,7 @@ impl Cegar {
             ("covered", c.covered.to_string()),
             ("refinements", c.refinements.to_string()),
             ("precision", c.precision.to_string()),
+            ("seq-itp-fallbacks", c.fallbacks.to_string()),
         ];
         (counters, self.smt)
     }

@@ -9,12 +9,17 @@
 //! - `seq-itp`: a sequence interpolant `I1 .. I(m-1)` of `A1 .. Am`;
 //! - `fw-bin-itp`: for the least `k` with `A1 .. Ak` unsatisfiable, a binary interpolant of
 //!   `(A1 .. A(k-1), Ak)` at position `k - 1`;
-//! - `bw-bin-itp`: for the greatest `j` with `Aj .. Am` unsatisfiable, a binary interpolant of
-//!   `(s(j-1)@(j-1) /\ Aj, A(j+1) .. Am)` at position `j` (seed 000, 3.2.1);
+//! - `bw-bin-itp`: for the greatest `j` with `Aj .. Am` unsatisfiable, the negation of a
+//!   binary interpolant of `(A(j+1) .. Am, s(j-1)@(j-1) /\ Aj)` at position `j` (seed 000,
+//!   3.2.1);
 //! - `unsat-core`: the variables of version `j` in an unsat core of the trace's conjuncts;
 //! - `expl-itp`: Beyer & Löwe's Alg. 4 (seed 002) with the explicit strongest post computed
 //!   by satisfiability checks ([`sp`]); when explicit values do not refute the path, the
 //!   unsat core's variables.
+//!
+//! When a strategy other than `seq-itp` yields only precision that is there already (binary
+//! interpolants refine one location, variable sets may be tracked already), sequence
+//! interpolants of the same trace are tried before giving up.
 
 use super::arg::{Arg, NodeId};
 use super::cfa::{Cfa, EdgeId, Loc};
@@ -38,12 +43,16 @@ pub enum Outcome {
 
 pub struct Refiner {
     refinement: Refinement,
+    /// Refinements where the strategy's refutation added nothing and sequence interpolants
+    /// were used instead.
+    pub fallbacks: usize,
 }
 
 impl Refiner {
     pub fn new(cfg: &Config) -> Refiner {
         Refiner {
             refinement: cfg.refinement,
+            fallbacks: 0,
         }
     }
 
@@ -92,14 +101,26 @@ impl Refiner {
                 }
             },
         };
-        if !dom.refine(cfa, &locs, &r)? {
-            return Err(Stop::Unsupported(
-                "cegar: the refutation adds no precision (the domain cannot express it)".into(),
-            ));
+        log::debug!("cegar: refutation of a path of {m} edges: {r:?}");
+        if dom.refine(cfa, &locs, &r)? {
+            return Ok(Outcome::Refined {
+                prune_at: nodes[r.prune_index()],
+            });
         }
-        Ok(Outcome::Refined {
-            prune_at: nodes[r.prune_index()],
-        })
+        if self.refinement != Refinement::SeqItp {
+            // the strategy's refutation is known already: sequence interpolants instead
+            self.fallbacks += 1;
+            let r = seq_itp(itp, cfa, &locs, &parts)?;
+            log::debug!("cegar: no new precision; sequence interpolants {r:?}");
+            if dom.refine(cfa, &locs, &r)? {
+                return Ok(Outcome::Refined {
+                    prune_at: nodes[r.prune_index()],
+                });
+            }
+        }
+        Err(Stop::Unsupported(
+            "cegar: the refutation adds no precision (the domain cannot express it)".into(),
+        ))
     }
 }
 
@@ -247,10 +268,13 @@ fn bw_bin_itp(
             "cegar: the last edge of a counterexample is infeasible (a bug)".into(),
         ));
     }
+    // A is the feasible suffix, B the transition before it (seed 000, 3.2.1); the
+    // interpolant I (A => I, I /\ B unsatisfiable) is over version j, and its negation is
+    // implied by the prefix (a predicate and its negation abstract alike)
+    let a = mk_and(parts[j..].to_vec());
     let b = mk_and2(states[j - 1].clone(), parts[j - 1].clone());
-    let suffix = mk_and(parts[j..].to_vec());
-    let is = interpolants(itp.binary(&b, &suffix))?;
-    Ok(single(cfa, locs, j, &is[0]))
+    let is = interpolants(itp.binary(&a, &b))?;
+    Ok(single(cfa, locs, j, &mk_not(is[0].clone())))
 }
 
 /// The variables of each position in an unsat core of the trace's conjuncts.
