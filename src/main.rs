@@ -175,6 +175,11 @@ struct Cli {
     #[arg(long, value_name = "K")]
     cegar_max_enum: Option<usize>,
 
+    /// multi-seq only: the abstraction stops after this many counterexamples (default 16;
+    /// 0: explores everything).
+    #[arg(long, value_name = "N")]
+    cegar_max_cex: Option<usize>,
+
     /// More log on standard error: -v progress, -vv details, -vvv every solver command.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -196,8 +201,12 @@ fn cegar_config(cli: &Cli) -> Result<cegar::Config, String> {
         precision: cli.cegar_precision.unwrap_or(d.precision),
         prune: cli.cegar_prune.unwrap_or(d.prune),
         max_enum: cli.cegar_max_enum.unwrap_or(d.max_enum),
+        max_cex: cli.cegar_max_cex.unwrap_or(d.max_cex),
         ..d
     };
+    if cli.cegar_max_cex.is_some() && c.refinement != cegar::Refinement::MultiSeq {
+        return Err("--cegar-max-cex applies to the multi-seq refinement only".into());
+    }
     if cli.cegar_max_enum.is_some() && c.domain != cegar::DomainKind::Expl {
         return Err("--cegar-max-enum applies to the expl domain only".into());
     }

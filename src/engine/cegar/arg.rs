@@ -124,6 +124,18 @@ impl<S: Clone> Arg<S> {
         (nodes, edges)
     }
 
+    /// Is `a` a proper ancestor of `b` (by successor edges)?
+    pub fn is_ancestor(&self, a: NodeId, b: NodeId) -> bool {
+        let mut cur = b;
+        while let Some((p, _)) = self.nodes[cur.idx()].parent {
+            if p == a {
+                return true;
+            }
+            cur = p;
+        }
+        false
+    }
+
     /// Lazy pruning: removes every subtree below the parent of `n` (`n`'s siblings too) and
     /// marks the parent unexpanded; nodes covered by a removed node are uncovered.
     pub fn prune_below_parent(&mut self, n: NodeId) {
@@ -191,8 +203,9 @@ impl Abstractor {
         }
     }
 
-    /// Expands until a node at the error location exists (returned) or no node is unmarked
-    /// (`None`: the ARG is complete).
+    /// Expands until `errors` nodes at the error location exist (returned) or no node is
+    /// unmarked but the error nodes (the ones found returned); none returned: the ARG is
+    /// complete.
     pub fn run<D: Domain>(
         &mut self,
         arg: &mut Arg<D::State>,
@@ -200,7 +213,9 @@ impl Abstractor {
         cfa: &Cfa,
         smt: &mut Smt,
         kill: &KillSwitch,
-    ) -> Result<Option<NodeId>, Stop> {
+        errors_wanted: usize,
+    ) -> Result<Vec<NodeId>, Stop> {
+        let mut errors = vec![];
         while let Some(n) = self.waitlist.pop() {
             if kill.is_killed() {
                 return Err(Stop::Killed);
@@ -210,7 +225,13 @@ impl Abstractor {
                 continue;
             }
             if x.loc == Loc::ERROR {
-                return Ok(Some(n));
+                if !errors.contains(&n) {
+                    errors.push(n);
+                }
+                if errors.len() >= errors_wanted {
+                    return Ok(errors);
+                }
+                continue;
             }
             // close: a live expanded node at the same location that contains this one
             let loc = x.loc;
@@ -232,22 +253,21 @@ impl Abstractor {
             }
             // expand: every successor along every edge
             let state = arg.node(n).state.clone();
-            let mut error = None;
             for &e in &cfa.out[loc.idx()] {
                 for s in dom.post(smt, cfa, &state, e)? {
                     let to = cfa.edge(e).to;
                     let c = arg.add(to, s, Some((n, e)));
                     if to == Loc::ERROR {
-                        error.get_or_insert(c);
+                        errors.push(c);
                     }
                     self.waitlist.push(c, to, arg.node(c).depth);
                 }
             }
             arg.nodes[n.idx()].expanded = true;
-            if let Some(c) = error {
-                return Ok(Some(c));
+            if errors.len() >= errors_wanted {
+                return Ok(errors);
             }
         }
-        Ok(None)
+        Ok(errors)
     }
 }

@@ -17,12 +17,12 @@
 //! | Sect. 3.1.2, error-location distance search with weights | [`Search::Err`] |
 //! | Sect. 3.1.3, predicate splitting | [`Split`] |
 //! | Sect. 3.2.1, backward binary interpolation | [`Refinement::BwBinItp`] |
+//! | Sect. 3.2.2, Alg. 5, multiple counterexamples | [`Refinement::MultiSeq`] |
 //!
 //! Answers: safe with a model (per predicate, the disjunction of the `expr` of the ARG nodes
 //! at its location, a formula over its parameters); unsafe with the chain of clause
-//! applications of a feasible trace. Not implemented: multiple counterexamples
-//! (`MULTI_SEQ`, Sect. 3.2.2) and the combined prune-index strategies (Sect. 3.2.3); the
-//! command line does not offer them.
+//! applications of a feasible trace. Not implemented: the combined prune-index strategies
+//! (Sect. 3.2.3, `MAX_PRUNE`, `MIN_PRUNE`); the command line does not offer them.
 
 pub mod arg;
 pub mod cfa;
@@ -73,6 +73,9 @@ pub enum Refinement {
     BwBinItp,
     /// The variables of an unsat core of the trace (`expl` only).
     UnsatCore,
+    /// Sequence interpolants for every counterexample of a fully expanded ARG, refining a
+    /// minimal set of them (seed 000, 3.2.2).
+    MultiSeq,
     /// Beyer & Löwe's explicit-value interpolation (seed 002, Alg. 4), satisfiability
     /// checks only (`expl` only); where explicit values cannot refute the trace, the
     /// unsat core's variables.
@@ -170,6 +173,9 @@ pub struct Config {
     /// `expl` only: at most this many successors enumerated per edge before the tracked
     /// variables a transition leaves open become unknown; 0 means no limit (default: 1).
     pub max_enum: usize,
+    /// `multi-seq` only: the abstraction stops after this many error nodes; 0 means it
+    /// explores everything (default: 16).
+    pub max_cex: usize,
     /// Interpolation backends in order of preference (default: SMTInterpol, z3, yices, own,
     /// cvc5: proof-based interpolants first, which generalize better than projections).
     pub backends: Vec<Backend>,
@@ -187,6 +193,7 @@ impl Default for Config {
             precision: Granularity::Local,
             prune: Prune::Lazy,
             max_enum: 1,
+            max_cex: 16,
             backends: vec![
                 Backend::SmtInterpol,
                 Backend::Z3,
@@ -328,13 +335,18 @@ impl Cegar {
             }
             self.counters.iterations += 1;
             crate::engine::log_progress("cegar: iteration", self.counters.iterations);
-            let found = abstractor.run(&mut arg, &mut dom, cfa, smt, &smt_cfg.kill)?;
+            let errors = match self.cfg.refinement {
+                Refinement::MultiSeq if self.cfg.max_cex == 0 => usize::MAX,
+                Refinement::MultiSeq => self.cfg.max_cex,
+                _ => 1,
+            };
+            let found = abstractor.run(&mut arg, &mut dom, cfa, smt, &smt_cfg.kill, errors)?;
             self.counters.nodes = arg.created();
             self.counters.covered = abstractor.covered;
-            let Some(err) = found else {
+            if found.is_empty() {
                 self.counters.precision = dom.precision_size();
                 return Ok(Answer::Safe(model(sys, cfa, &arg, &dom)));
-            };
+            }
             if self
                 .cfg
                 .max_refinements
@@ -342,14 +354,14 @@ impl Cegar {
             {
                 return Err(Stop::Bound(self.counters.refinements));
             }
-            let refined = refiner.refine(&mut arg, &mut dom, cfa, smt, itp, err);
+            let refined = refiner.refine(&mut arg, &mut dom, cfa, smt, itp, &found);
             self.counters.fallbacks = refiner.fallbacks;
             match refined? {
                 Outcome::Cex(cex) => return Ok(Answer::Unsafe(cex)),
                 Outcome::Refined { prune_at } => {
                     self.counters.refinements += 1;
                     match self.cfg.prune {
-                        Prune::Lazy => arg.prune_below_parent(prune_at),
+                        Prune::Lazy => prune_at.into_iter().for_each(|n| arg.prune_below_parent(n)),
                         Prune::Full => arg.prune_all(),
                     }
                     abstractor.restart(&arg);

@@ -17,6 +17,10 @@
 //!   by satisfiability checks ([`sp`]); when explicit values do not refute the path, the
 //!   unsat core's variables.
 //!
+//! - `multi-seq`: every path to an error node of the fully expanded ARG, each with sequence
+//!   interpolants, the ones whose first refined node lies below another's left for later
+//!   (seed 000, 3.2.2, Alg. 5).
+//!
 //! When a strategy other than `seq-itp` yields only precision that is there already (binary
 //! interpolants refine one location, variable sets may be tracked already), sequence
 //! interpolants of the same trace are tried before giving up.
@@ -37,8 +41,8 @@ use rustc_hash::FxHashSet;
 pub enum Outcome {
     /// The counterexample is feasible.
     Cex(Cex),
-    /// New precision; prune from this node.
-    Refined { prune_at: NodeId },
+    /// New precision; prune from these nodes.
+    Refined { prune_at: Vec<NodeId> },
 }
 
 pub struct Refiner {
@@ -56,7 +60,8 @@ impl Refiner {
         }
     }
 
-    /// Checks the path to the error node `err`; refines `dom` when it is infeasible.
+    /// Checks the paths to the error nodes `errs` (one, or all of the ARG's for
+    /// `multi-seq`); refines `dom` when every one is infeasible.
     pub fn refine<D: Domain>(
         &mut self,
         arg: &mut Arg<D::State>,
@@ -64,8 +69,129 @@ impl Refiner {
         cfa: &Cfa,
         smt: &mut Smt,
         itp: &mut Interpolator,
-        err: NodeId,
+        errs: &[NodeId],
     ) -> Result<Outcome, Stop> {
+        let mut traces = vec![];
+        for &err in errs {
+            let t = Trace::new(arg, dom, cfa, err);
+            if let Some(model) = feasible(smt, &t.parts)? {
+                return Ok(Outcome::Cex(concrete(cfa, &t.edges, &model)?));
+            }
+            if t.edges.len() < 2 {
+                return Err(Stop::SolverError(
+                    "cegar: a one-edge counterexample is infeasible (a bug)".into(),
+                ));
+            }
+            traces.push(t);
+        }
+        if self.refinement == Refinement::MultiSeq {
+            return self.refine_many(arg, dom, cfa, itp, &traces);
+        }
+        let Some(t) = traces.first() else {
+            return Err(Stop::SolverError(
+                "cegar: no counterexample to refine".into(),
+            ));
+        };
+        let (locs, parts) = (&t.locs, &t.parts);
+        let r = match self.refinement {
+            Refinement::SeqItp | Refinement::MultiSeq => seq_itp(itp, cfa, locs, parts)?,
+            Refinement::FwBinItp => fw_bin_itp(smt, itp, cfa, locs, parts)?,
+            Refinement::BwBinItp => bw_bin_itp(smt, itp, cfa, locs, parts, &t.states)?,
+            Refinement::UnsatCore => unsat_core(smt, cfa, locs, &t.ops, &t.states)?,
+            Refinement::ExplItp => match expl_itp(smt, cfa, locs, &t.edges)? {
+                Some(r) => r,
+                None => {
+                    log::debug!("cegar: explicit values do not refute the path; unsat core");
+                    unsat_core(smt, cfa, locs, &t.ops, &t.states)?
+                }
+            },
+        };
+        log::debug!(
+            "cegar: refutation of a path of {} edges: {r:?}",
+            t.edges.len()
+        );
+        if dom.refine(cfa, locs, &r)? {
+            return Ok(Outcome::Refined {
+                prune_at: vec![t.nodes[r.prune_index()]],
+            });
+        }
+        if self.refinement != Refinement::SeqItp {
+            // the strategy's refutation is known already: sequence interpolants instead
+            self.fallbacks += 1;
+            let r = seq_itp(itp, cfa, locs, parts)?;
+            log::debug!("cegar: no new precision; sequence interpolants {r:?}");
+            if dom.refine(cfa, locs, &r)? {
+                return Ok(Outcome::Refined {
+                    prune_at: vec![t.nodes[r.prune_index()]],
+                });
+            }
+        }
+        Err(no_progress())
+    }
+
+    /// Seed 000, Alg. 5: a sequence interpolant per path; the paths whose first node to
+    /// refine has a proper ancestor among the others' are left for later; the rest refine
+    /// the precision and are pruned.
+    fn refine_many<D: Domain>(
+        &mut self,
+        arg: &Arg<D::State>,
+        dom: &mut D,
+        cfa: &Cfa,
+        itp: &mut Interpolator,
+        traces: &[Trace],
+    ) -> Result<Outcome, Stop> {
+        let mut refs = vec![];
+        for t in traces {
+            let r = seq_itp(itp, cfa, &t.locs, &t.parts)?;
+            let at = t.nodes[r.prune_index()];
+            refs.push((t, r, at));
+        }
+        let firsts: Vec<NodeId> = refs.iter().map(|(_, _, at)| *at).collect();
+        let mut changed = false;
+        let mut prune_at = vec![];
+        for (t, r, at) in &refs {
+            let later = firsts.iter().any(|&f| f != *at && arg.is_ancestor(f, *at));
+            if later {
+                continue;
+            }
+            changed |= dom.refine(cfa, &t.locs, r)?;
+            if !prune_at.contains(at) {
+                prune_at.push(*at);
+            }
+        }
+        log::debug!(
+            "cegar: {} counterexamples, {} refined",
+            traces.len(),
+            prune_at.len()
+        );
+        if !changed {
+            return Err(no_progress());
+        }
+        Ok(Outcome::Refined { prune_at })
+    }
+}
+
+fn no_progress() -> Stop {
+    Stop::Unsupported(
+        "cegar: the refutation adds no precision (the domain cannot express it)".into(),
+    )
+}
+
+/// The trace of the path to an error node.
+struct Trace {
+    nodes: Vec<NodeId>,
+    edges: Vec<EdgeId>,
+    locs: Vec<Loc>,
+    /// `s_j@j`, `j = 0 .. m`.
+    states: Vec<Term>,
+    /// `op_j@j`, `j = 1 .. m` (at index `j - 1`).
+    ops: Vec<Term>,
+    /// `A_j`, `j = 1 .. m` (at index `j - 1`).
+    parts: Vec<Term>,
+}
+
+impl Trace {
+    fn new<D: Domain>(arg: &Arg<D::State>, dom: &D, cfa: &Cfa, err: NodeId) -> Trace {
         let (nodes, edges) = arg.path(err);
         let m = edges.len();
         let locs: Vec<Loc> = nodes.iter().map(|&n| arg.node(n).loc).collect();
@@ -76,51 +202,17 @@ impl Refiner {
             })
             .collect();
         let ops: Vec<Term> = (1..=m).map(|j| cfa.op_at(edges[j - 1], j)).collect();
-        // parts[j - 1] = A_j
         let parts: Vec<Term> = (1..=m)
             .map(|j| mk_and2(ops[j - 1].clone(), states[j].clone()))
             .collect();
-        if let Some(model) = feasible(smt, &parts)? {
-            return Ok(Outcome::Cex(concrete(cfa, &edges, &model)?));
+        Trace {
+            nodes,
+            edges,
+            locs,
+            states,
+            ops,
+            parts,
         }
-        if m < 2 {
-            return Err(Stop::SolverError(
-                "cegar: a one-edge counterexample is infeasible (a bug)".into(),
-            ));
-        }
-        let r = match self.refinement {
-            Refinement::SeqItp => seq_itp(itp, cfa, &locs, &parts)?,
-            Refinement::FwBinItp => fw_bin_itp(smt, itp, cfa, &locs, &parts)?,
-            Refinement::BwBinItp => bw_bin_itp(smt, itp, cfa, &locs, &parts, &states)?,
-            Refinement::UnsatCore => unsat_core(smt, cfa, &locs, &ops, &states)?,
-            Refinement::ExplItp => match expl_itp(smt, cfa, &locs, &edges)? {
-                Some(r) => r,
-                None => {
-                    log::debug!("cegar: explicit values do not refute the path; unsat core");
-                    unsat_core(smt, cfa, &locs, &ops, &states)?
-                }
-            },
-        };
-        log::debug!("cegar: refutation of a path of {m} edges: {r:?}");
-        if dom.refine(cfa, &locs, &r)? {
-            return Ok(Outcome::Refined {
-                prune_at: nodes[r.prune_index()],
-            });
-        }
-        if self.refinement != Refinement::SeqItp {
-            // the strategy's refutation is known already: sequence interpolants instead
-            self.fallbacks += 1;
-            let r = seq_itp(itp, cfa, &locs, &parts)?;
-            log::debug!("cegar: no new precision; sequence interpolants {r:?}");
-            if dom.refine(cfa, &locs, &r)? {
-                return Ok(Outcome::Refined {
-                    prune_at: nodes[r.prune_index()],
-                });
-            }
-        }
-        Err(Stop::Unsupported(
-            "cegar: the refutation adds no precision (the domain cannot express it)".into(),
-        ))
     }
 }
 

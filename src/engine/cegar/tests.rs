@@ -366,3 +366,21 @@ fn the_pipeline_validates_cegar_answers_on_the_original_clauses() {
         assert_eq!(out.verdict.word(), *expected, "{name}");
     }
 }
+
+#[test]
+fn multi_seq_refines_several_counterexamples_at_once() {
+    check_config(
+        &cfg(DomainKind::PredCart, Refinement::MultiSeq),
+        PRED_SOLVES,
+    );
+    check_config(&cfg(DomainKind::Expl, Refinement::MultiSeq), EXPL_SOLVES);
+    // exploring everything: the unsafe problems and the finite explicit ones
+    let all = Config {
+        max_cex: 0,
+        ..cfg(DomainKind::Expl, Refinement::MultiSeq)
+    };
+    check_config(
+        &all,
+        &["counter-sat", "counter-unsat", "flags-sat", "flags-unsat"],
+    );
+}
