@@ -173,6 +173,14 @@ fn help_explains_every_option() {
         "--z3",
         "--yices",
         "--smtinterpol",
+        "--cegar-domain",
+        "--cegar-refinement",
+        "--cegar-search",
+        "--cegar-split",
+        "--cegar-precision",
+        "--cegar-prune",
+        "--cegar-max-enum",
+        "--cegar-max-cex",
         "--verbose",
     ] {
         assert!(s.contains(opt), "--help does not mention {opt}");
