@@ -211,9 +211,10 @@ impl Config {
     pub fn check(&self) -> Result<(), String> {
         let expl_only = matches!(self.refinement, Refinement::UnsatCore | Refinement::ExplItp);
         if expl_only && self.domain != DomainKind::Expl {
+            let name = clap::ValueEnum::to_possible_value(&self.refinement)
+                .map_or_else(|| format!("{:?}", self.refinement), |v| v.get_name().into());
             return Err(format!(
-                "cegar: refinement {:?} gives variables, so it needs the expl domain",
-                self.refinement
+                "cegar: refinement {name} gives variables, so it needs the expl domain"
             ));
         }
         Ok(())
