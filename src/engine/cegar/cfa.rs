@@ -25,11 +25,6 @@ impl Loc {
         Loc(p.0 + 2)
     }
 
-    /// The predicate of a predicate location.
-    pub fn pred(self) -> Option<PredId> {
-        (self.0 >= 2).then(|| PredId(self.0 - 2))
-    }
-
     pub fn idx(self) -> usize {
         self.0 as usize
     }
@@ -167,16 +162,6 @@ impl Cfa {
             .iter()
             .cloned()
             .zip(self.next[loc.idx()].iter().map(mk_var_of))
-            .collect();
-        subst(f, &map)
-    }
-
-    /// `f` over `loc`'s next-state copies, moved back to its variables.
-    pub fn from_next(&self, loc: Loc, f: &Term) -> Term {
-        let map: FxHashMap<Var, Term> = self.next[loc.idx()]
-            .iter()
-            .cloned()
-            .zip(self.vars[loc.idx()].iter().map(mk_var_of))
             .collect();
         subst(f, &map)
     }

@@ -290,6 +290,16 @@ impl Cegar {
     fn run(&mut self, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<Answer, Stop> {
         self.cfg.check().map_err(Stop::Unsupported)?;
         let cfa = Cfa::new(sys).ok_or_else(|| Stop::Unsupported("non-linear clauses".into()))?;
+        let c = &self.cfg;
+        log::info!(
+            "cegar: {:?} domain, {:?} refinement, {} search, {:?} split, {:?} precision, {:?} pruning",
+            c.domain,
+            c.refinement,
+            c.search,
+            c.split,
+            c.precision,
+            c.prune
+        );
         let mut smt = Smt::new(smt_cfg, "cegar")?;
         let mut icfg = InterpConfig::find(&self.cfg.backends, &smt_cfg.kill);
         if smt_cfg.tee_dir.is_some() {
