@@ -58,7 +58,8 @@ impl<S: Clone> Arg<S> {
         arg
     }
 
-    fn add(&mut self, loc: Loc, state: S, parent: Option<(NodeId, EdgeId)>) -> NodeId {
+    /// A new node, child of `parent` along the edge.
+    pub fn add(&mut self, loc: Loc, state: S, parent: Option<(NodeId, EdgeId)>) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
         let depth = parent.map_or(0, |(p, _)| self.nodes[p.idx()].depth + 1);
         self.nodes.push(Node {

@@ -147,11 +147,11 @@ impl Refiner {
             refs.push((t, r, at));
         }
         let firsts: Vec<NodeId> = refs.iter().map(|(_, _, at)| *at).collect();
+        let keep = minimal_set(arg, &firsts);
         let mut changed = false;
         let mut prune_at = vec![];
-        for (t, r, at) in &refs {
-            let later = firsts.iter().any(|&f| f != *at && arg.is_ancestor(f, *at));
-            if later {
+        for (i, (t, r, at)) in refs.iter().enumerate() {
+            if !keep.contains(&i) {
                 continue;
             }
             changed |= dom.refine(cfa, &t.locs, r)?;
@@ -169,6 +169,18 @@ impl Refiner {
         }
         Ok(Outcome::Refined { prune_at })
     }
+}
+
+/// Alg. 5's minimal set: the indices of the paths whose first node to refine (`firsts`) has
+/// no proper ancestor among the others' first nodes.
+pub fn minimal_set<S: Clone>(arg: &Arg<S>, firsts: &[NodeId]) -> Vec<usize> {
+    (0..firsts.len())
+        .filter(|&i| {
+            !firsts
+                .iter()
+                .any(|&f| f != firsts[i] && arg.is_ancestor(f, firsts[i]))
+        })
+        .collect()
 }
 
 fn no_progress() -> Stop {

@@ -384,3 +384,28 @@ fn multi_seq_refines_several_counterexamples_at_once() {
         &["counter-sat", "counter-unsat", "flags-sat", "flags-unsat"],
     );
 }
+
+#[test]
+fn multi_seq_refines_only_the_paths_without_an_earlier_refinement() {
+    // root -> a -> b, root -> c -> d (locations and edges do not matter here)
+    let mut arg: Arg<()> = Arg::new(());
+    let root = arg::NodeId(0);
+    let e = cfa::EdgeId(0);
+    let l = Loc::of(crate::frontend::PredId(0));
+    let a = arg.add(l, (), Some((root, e)));
+    let b = arg.add(l, (), Some((a, e)));
+    let c = arg.add(l, (), Some((root, e)));
+    let d = arg.add(l, (), Some((c, e)));
+    assert!(arg.is_ancestor(root, b) && arg.is_ancestor(a, b));
+    assert!(!arg.is_ancestor(b, a) && !arg.is_ancestor(a, a) && !arg.is_ancestor(c, b));
+    // b lies below a: its path waits; d is on its own; two paths at one node both refine
+    assert_eq!(refine::minimal_set(&arg, &[b, a, d]), vec![1, 2]);
+    assert_eq!(refine::minimal_set(&arg, &[b, d, b]), vec![0, 1, 2]);
+    assert_eq!(refine::minimal_set(&arg, &[d, c, a, b, root]), vec![4]);
+    // a pruned subtree leaves its parent unexpanded and its nodes dead
+    arg.prune_below_parent(b);
+    assert!(!arg.node(b).alive && arg.node(a).alive && arg.node(d).alive);
+    arg.prune_all();
+    assert!(!arg.node(a).alive && !arg.node(d).alive && arg.node(root).alive);
+    assert_eq!(arg.unmarked().collect::<Vec<_>>(), vec![root]);
+}
