@@ -2,7 +2,7 @@
 //! `sat`, `unsat` or `unknown` per `check-sat` or query.
 
 use chcsolve::answer::{answer_line, command_output};
-use chcsolve::engine::EngineKind;
+use chcsolve::engine::{cegar, EngineKind};
 use chcsolve::frontend::{parse_script, ChcSystem, Command, Format, InputError};
 use chcsolve::smt::{kill_all_children, SolverKind};
 use chcsolve::{solve_each, Options, Outcome, Progress, SolveError, Verdict};
@@ -146,6 +146,40 @@ struct Cli {
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_abstraction: Option<bool>,
 
+    /// CEGAR's abstract domain (`--engine cegar`; default pred-cart).
+    #[arg(long, value_name = "DOMAIN", value_enum)]
+    cegar_domain: Option<cegar::DomainKind>,
+
+    /// CEGAR's refinement (default seq-itp; unsat-core and expl-itp need the expl domain).
+    #[arg(long, value_name = "REFINEMENT", value_enum)]
+    cegar_refinement: Option<cegar::Refinement>,
+
+    /// CEGAR's search order: bfs (default), dfs, err (error-location distance), or
+    /// err:WE:WD (weights of the error distance and the ARG depth).
+    #[arg(long, value_name = "ORDER", value_parser = |s: &str| s.parse::<cegar::Search>())]
+    cegar_search: Option<cegar::Search>,
+
+    /// How CEGAR splits interpolants into predicates (default whole).
+    #[arg(long, value_name = "SPLIT", value_enum)]
+    cegar_split: Option<cegar::Split>,
+
+    /// CEGAR's precision granularity (default local).
+    #[arg(long, value_name = "GRANULARITY", value_enum)]
+    cegar_precision: Option<cegar::Granularity>,
+
+    /// CEGAR's pruning after a refinement (default lazy).
+    #[arg(long, value_name = "PRUNE", value_enum)]
+    cegar_prune: Option<cegar::Prune>,
+
+    /// The expl domain's successor enumeration bound k (default 1; 0: no bound).
+    #[arg(long, value_name = "K")]
+    cegar_max_enum: Option<usize>,
+
+    /// multi-seq only: the abstraction stops after this many counterexamples (default 16;
+    /// 0: explores everything).
+    #[arg(long, value_name = "N")]
+    cegar_max_cex: Option<usize>,
+
     /// More log on standard error: -v progress, -vv details, -vvv every solver command.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -155,6 +189,33 @@ struct Cli {
 /// while an answer and its witness are printed, so that a signal neither interleaves with
 /// them nor leaves a query unanswered.
 static OWED: std::sync::Mutex<usize> = std::sync::Mutex::new(1);
+
+/// The CEGAR settings of the `--cegar-*` options; combinations that do not exist are errors.
+fn cegar_config(cli: &Cli) -> Result<cegar::Config, String> {
+    let d = cegar::Config::default();
+    let c = cegar::Config {
+        domain: cli.cegar_domain.unwrap_or(d.domain),
+        refinement: cli.cegar_refinement.unwrap_or(d.refinement),
+        search: cli.cegar_search.unwrap_or(d.search),
+        split: cli.cegar_split.unwrap_or(d.split),
+        precision: cli.cegar_precision.unwrap_or(d.precision),
+        prune: cli.cegar_prune.unwrap_or(d.prune),
+        max_enum: cli.cegar_max_enum.unwrap_or(d.max_enum),
+        max_cex: cli.cegar_max_cex.unwrap_or(d.max_cex),
+        ..d
+    };
+    if cli.cegar_max_cex.is_some() && c.refinement != cegar::Refinement::MultiSeq {
+        return Err("--cegar-max-cex applies to the multi-seq refinement only".into());
+    }
+    if cli.cegar_max_enum.is_some() && c.domain != cegar::DomainKind::Expl {
+        return Err("--cegar-max-enum applies to the expl domain only".into());
+    }
+    if cli.cegar_split.is_some() && c.domain == cegar::DomainKind::Expl {
+        return Err("--cegar-split applies to the predicate domains only".into());
+    }
+    c.check()?;
+    Ok(c)
+}
 
 /// `on` or `off`, for the switches of `--spacer-global` and `--spacer-abstraction`.
 fn on_off(s: &str) -> Result<bool, String> {
@@ -530,6 +591,13 @@ fn main() {
         print_version(&cli);
         return;
     }
+    let cegar = match cegar_config(&cli) {
+        Ok(c) => c,
+        Err(e) => {
+            outln!("(error \"{}\")", e.replace('"', "\"\""));
+            std::process::exit(1);
+        }
+    };
     let file = cli.file.clone().unwrap_or_default();
     let input = match read_input(&file) {
         Ok(s) => s,
@@ -568,6 +636,7 @@ fn main() {
                 ..d
             }
         },
+        cegar,
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {

@@ -40,6 +40,8 @@ pub struct Problem {
     pub graph: Arc<ChcSystem>,
     /// Spacer's settings.
     pub spacer: SpacerConfig,
+    /// CEGAR's settings.
+    pub cegar: crate::engine::cegar::Config,
 }
 
 enum Msg {
@@ -201,6 +203,12 @@ fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
             let (counters, smt) = engine.stats();
             (Answer::Graph(answer), counters, smt)
         }
+        (EngineKind::Cegar, _) => {
+            let mut engine = crate::engine::cegar::Cegar::new(problem.cegar.clone());
+            let answer = engine.solve(&problem.graph, cfg);
+            let (counters, smt) = engine.stats();
+            (Answer::Graph(answer), counters, smt)
+        }
         (_, Some(ts)) => {
             let mut engine = e.make();
             let answer = engine.solve(ts, cfg);
@@ -253,6 +261,7 @@ mod tests {
             ts,
             graph: Arc::new(psys),
             spacer: SpacerConfig::default(),
+            cegar: Default::default(),
         }
     }
 

@@ -49,6 +49,8 @@ pub struct Options {
     /// Spacer's settings, for every lane that runs it (global guidance, the seed-004
     /// abstraction).
     pub spacer: crate::spacer::Config,
+    /// CEGAR's settings (`--engine cegar`).
+    pub cegar: crate::engine::cegar::Config,
 }
 
 /// A run's stage and figures so far, readable from another thread while it runs.
@@ -105,6 +107,7 @@ impl Default for Options {
             expand: false,
             memory_limit: None,
             spacer: crate::spacer::Config::default(),
+            cegar: crate::engine::cegar::Config::default(),
         }
     }
 }
@@ -341,6 +344,7 @@ impl Run<'_> {
                 ts: None,
                 graph,
                 spacer: opts.spacer.clone(),
+                cegar: opts.cegar.clone(),
             };
             // engines the user named run if they take the clause graph; else the default
             let graph_engines: Vec<EngineKind> = opts
@@ -406,6 +410,7 @@ impl Run<'_> {
             ts: Some(Arc::new(adapter.ts.clone())),
             graph,
             spacer: opts.spacer.clone(),
+            cegar: opts.cegar.clone(),
         };
         let pf = Portfolio::start(&lanes, &problem, smt);
         self.portfolio(pf, &psys, &backs, Some(&adapter))
@@ -457,10 +462,10 @@ impl Run<'_> {
             let verdict = match answer {
                 Answer::Graph(SpacerAnswer::Safe(m)) => {
                     debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
-                    self.accept_model(model_back(backs, m), "spacer")
+                    self.accept_model(model_back(backs, m), engine.name())
                 }
                 Answer::Graph(SpacerAnswer::Unsafe(cex)) => {
-                    self.accept_cex(cex_back(backs, cex), "spacer")
+                    self.accept_cex(cex_back(backs, cex), engine.name())
                 }
                 Answer::Graph(SpacerAnswer::Unknown(why)) | Answer::Ts(TsAnswer::Unknown(why)) => {
                     log::info!("{}: unknown ({why})", engine.name());

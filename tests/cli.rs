@@ -173,6 +173,14 @@ fn help_explains_every_option() {
         "--z3",
         "--yices",
         "--smtinterpol",
+        "--cegar-domain",
+        "--cegar-refinement",
+        "--cegar-search",
+        "--cegar-split",
+        "--cegar-precision",
+        "--cegar-prune",
+        "--cegar-max-enum",
+        "--cegar-max-cex",
         "--verbose",
     ] {
         assert!(s.contains(opt), "--help does not mention {opt}");
@@ -354,4 +362,83 @@ fn a_generous_memory_limit_changes_nothing() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "sat", "{err}");
     assert!(!err.contains("memory limit"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--engine cegar` options: the combinations that do not exist are an error line, the
+/// ones that do answer (and the answer is validated inside).
+#[test]
+fn cegar_options_reject_impossible_combinations() {
+    let file = bench_dir().join("cegar/flags-unsat.smt2");
+    for bad in [
+        &[
+            "--cegar-domain",
+            "pred-cart",
+            "--cegar-refinement",
+            "unsat-core",
+        ][..],
+        &[
+            "--cegar-domain",
+            "pred-bool",
+            "--cegar-refinement",
+            "expl-itp",
+        ],
+        &["--cegar-domain", "pred-cart", "--cegar-max-enum", "3"],
+        &["--cegar-domain", "expl", "--cegar-split", "atoms"],
+        &["--cegar-refinement", "seq-itp", "--cegar-max-cex", "3"],
+    ] {
+        let out = chcsolve()
+            .args(["--engine", "cegar"])
+            .args(bad)
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{bad:?}: {stdout}");
+        assert!(
+            stdout.starts_with("(error \"--cegar") || stdout.starts_with("(error \"cegar"),
+            "{bad:?}: {stdout}"
+        );
+    }
+    // clap rejects unknown values
+    let out = chcsolve()
+        .args(["--engine", "cegar", "--cegar-search", "random"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    for good in [
+        &[
+            "--cegar-domain",
+            "expl",
+            "--cegar-refinement",
+            "unsat-core",
+            "--cegar-max-enum",
+            "2",
+        ][..],
+        &[
+            "--cegar-domain",
+            "pred-split",
+            "--cegar-search",
+            "err:2:1",
+            "--cegar-split",
+            "atoms",
+        ],
+        &[
+            "--cegar-refinement",
+            "multi-seq",
+            "--cegar-max-cex",
+            "4",
+            "--cegar-prune",
+            "full",
+        ],
+    ] {
+        let out = chcsolve()
+            .args(["--engine", "cegar", "--timeout", "20"])
+            .args(good)
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout.lines().next(), Some("unsat"), "{good:?}");
+    }
 }

@@ -16,7 +16,7 @@ const FAULTS: [&str; 8] = [
     "none", "exit", "hang", "garbage", "model", "unknown", "slow", "stderr",
 ];
 /// The engines, and `default` for the default portfolio.
-const ENGINES: [&str; 11] = [
+const ENGINES: [&str; 12] = [
     "default",
     "bmc",
     "kind",
@@ -28,6 +28,7 @@ const ENGINES: [&str; 11] = [
     "pdkind",
     "trl",
     "spacer",
+    "cegar",
 ];
 /// Seconds given to `--timeout`.
 const TIMEOUT: u64 = 3;
@@ -49,7 +50,10 @@ fn solver(kind: chcsolve::smt::SolverKind) -> Option<PathBuf> {
 fn wrapper(dir: &Path, mode: &str, at: usize, real: &Path, pidfile: &Path) -> PathBuf {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/faults/fake-solver.py");
     let name = real.file_name().unwrap().to_string_lossy().into_owned();
-    let path = dir.join(format!("{name}-{mode}-{at}"));
+    // one script per run (named after its pid file): two runs writing the same script
+    // race with its execution (ETXTBSY)
+    let run = pidfile.file_name().unwrap().to_string_lossy().into_owned();
+    let path = dir.join(format!("{name}-{mode}-{at}-{run}"));
     std::fs::write(
         &path,
         format!(

@@ -11,10 +11,12 @@
 //! | `split-tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Split transition power abstraction for unbounded safety* (LPAR 2023) | [`tpa::split`] |
 //! | `abmc` | Frohn & Giesl, *Accelerated bounded model checking* (seed 003), Alg. 3 | [`abmc`] |
 //! | `trl` | Frohn & Giesl, *Infinite State Model Checking by Learning Transitive Relations* (arXiv 2502.04761), Alg. 1 | [`trl`] |
+//! | `cegar` | Hajdu & Micskei, *Efficient strategies for CEGAR-based model checking* (seed 000), with Beyer & Löwe's explicit-value interpolation (seed 002); on the linear clause graph | [`cegar`] |
 //! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`crate::spacer`] |
 
 pub mod abmc;
 pub mod bmc;
+pub mod cegar;
 pub mod imc;
 pub mod kind;
 pub mod kinductive;
@@ -145,6 +147,10 @@ pub enum EngineKind {
     /// `--spacer-global` says: beside `spacer` on non-linear systems, where the two solve
     /// different files.
     SpacerLocal,
+    /// CEGAR with explicit-value or predicate abstraction over the linear clause graph,
+    /// refined by interpolation (Theta's algorithms, seed 000). Configured by the
+    /// `--cegar-*` options. Not in the default portfolio.
+    Cegar,
 }
 
 impl EngineKind {
@@ -161,6 +167,7 @@ impl EngineKind {
             EngineKind::Trl => "trl",
             EngineKind::Spacer => "spacer",
             EngineKind::SpacerLocal => "spacer-local",
+            EngineKind::Cegar => "cegar",
         }
     }
 
@@ -179,6 +186,7 @@ impl EngineKind {
             EngineKind::Trl => Box::new(trl::Trl::new(trl::Config::default())),
             // runs on the clause graph: solve.rs starts it, never the transition-system portfolio
             EngineKind::Spacer | EngineKind::SpacerLocal => Box::new(crate::spacer::NotOnTs),
+            EngineKind::Cegar => Box::new(cegar::NotOnTs),
         }
     }
 }

@@ -1,0 +1,274 @@
+//! The abstract reachability graph (seed 000, Def. 3) and the abstraction that expands it
+//! (Alg. 1), independent of the domain: nodes are a location and a domain state, with
+//! successor edges (a tree) and covered-by edges.
+
+use super::cfa::{Cfa, EdgeId, Loc};
+use super::domain::Domain;
+use super::search::Waitlist;
+use super::Search;
+use crate::engine::Stop;
+use crate::smt::{KillSwitch, Smt};
+
+/// Index of a node in the ARG.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A node `(l, s)`.
+#[derive(Clone, Debug)]
+pub struct Node<S> {
+    pub loc: Loc,
+    pub state: S,
+    /// The parent and the edge from it; `None` for the root.
+    pub parent: Option<(NodeId, EdgeId)>,
+    pub children: Vec<NodeId>,
+    pub depth: usize,
+    /// The node whose state contains this one's.
+    pub covered_by: Option<NodeId>,
+    /// Nodes that were covered by this one (some may have been uncovered since).
+    pub covers: Vec<NodeId>,
+    /// All successors are in the ARG.
+    pub expanded: bool,
+    /// Not pruned.
+    pub alive: bool,
+}
+
+/// The ARG. Pruned nodes stay in the arena, marked dead.
+pub struct Arg<S> {
+    nodes: Vec<Node<S>>,
+    /// Per location, the nodes ever created at it (dead ones included).
+    by_loc: Vec<Vec<NodeId>>,
+    root: NodeId,
+}
+
+impl<S: Clone> Arg<S> {
+    /// The ARG with the single node `(l0, init)`.
+    pub fn new(init: S) -> Arg<S> {
+        let mut arg = Arg {
+            nodes: vec![],
+            by_loc: vec![],
+            root: NodeId(0),
+        };
+        arg.root = arg.add(Loc::INIT, init, None);
+        arg
+    }
+
+    /// A new node, child of `parent` along the edge.
+    pub fn add(&mut self, loc: Loc, state: S, parent: Option<(NodeId, EdgeId)>) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        let depth = parent.map_or(0, |(p, _)| self.nodes[p.idx()].depth + 1);
+        self.nodes.push(Node {
+            loc,
+            state,
+            parent,
+            children: vec![],
+            depth,
+            covered_by: None,
+            covers: vec![],
+            expanded: false,
+            alive: true,
+        });
+        if self.by_loc.len() <= loc.idx() {
+            self.by_loc.resize(loc.idx() + 1, vec![]);
+        }
+        self.by_loc[loc.idx()].push(id);
+        if let Some((p, _)) = parent {
+            self.nodes[p.idx()].children.push(id);
+        }
+        id
+    }
+
+    pub fn node(&self, n: NodeId) -> &Node<S> {
+        &self.nodes[n.idx()]
+    }
+
+    /// Nodes created so far (pruned ones included).
+    pub fn created(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The live nodes at `loc`.
+    pub fn nodes_at(&self, loc: Loc) -> impl Iterator<Item = NodeId> + '_ {
+        self.by_loc
+            .get(loc.idx())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|n| self.nodes[n.idx()].alive)
+    }
+
+    /// Live nodes neither expanded nor covered.
+    pub fn unmarked(&self) -> impl Iterator<Item = NodeId> + '_ {
+        (0..self.nodes.len() as u32).map(NodeId).filter(|&n| {
+            let x = &self.nodes[n.idx()];
+            x.alive && !x.expanded && x.covered_by.is_none()
+        })
+    }
+
+    /// The path from the root to `n`: its nodes (root first) and the edges between them.
+    pub fn path(&self, n: NodeId) -> (Vec<NodeId>, Vec<EdgeId>) {
+        let mut nodes = vec![n];
+        let mut edges = vec![];
+        let mut cur = n;
+        while let Some((p, e)) = self.nodes[cur.idx()].parent {
+            nodes.push(p);
+            edges.push(e);
+            cur = p;
+        }
+        nodes.reverse();
+        edges.reverse();
+        (nodes, edges)
+    }
+
+    /// Is `a` a proper ancestor of `b` (by successor edges)?
+    pub fn is_ancestor(&self, a: NodeId, b: NodeId) -> bool {
+        let mut cur = b;
+        while let Some((p, _)) = self.nodes[cur.idx()].parent {
+            if p == a {
+                return true;
+            }
+            cur = p;
+        }
+        false
+    }
+
+    /// Lazy pruning: removes every subtree below the parent of `n` (`n`'s siblings too) and
+    /// marks the parent unexpanded; nodes covered by a removed node are uncovered.
+    pub fn prune_below_parent(&mut self, n: NodeId) {
+        match self.nodes[n.idx()].parent {
+            Some((p, _)) => self.unexpand(p),
+            None => self.prune_all(),
+        }
+    }
+
+    /// Full pruning: everything but the root, which is unexpanded again.
+    pub fn prune_all(&mut self) {
+        self.unexpand(self.root);
+    }
+
+    /// Removes the subtrees of `p`'s children; `p` becomes unexpanded.
+    fn unexpand(&mut self, p: NodeId) {
+        for c in std::mem::take(&mut self.nodes[p.idx()].children) {
+            self.remove_subtree(c);
+        }
+        self.nodes[p.idx()].expanded = false;
+    }
+
+    fn remove_subtree(&mut self, n: NodeId) {
+        let mut stack = vec![n];
+        while let Some(m) = stack.pop() {
+            let node = &mut self.nodes[m.idx()];
+            node.alive = false;
+            stack.extend(std::mem::take(&mut node.children));
+            for c in std::mem::take(&mut node.covers) {
+                let cov = &mut self.nodes[c.idx()];
+                if cov.covered_by == Some(m) {
+                    cov.covered_by = None;
+                }
+            }
+        }
+    }
+
+    fn cover(&mut self, n: NodeId, by: NodeId) {
+        self.nodes[n.idx()].covered_by = Some(by);
+        self.nodes[by.idx()].covers.push(n);
+    }
+}
+
+/// Alg. 1: expands the ARG from its unmarked nodes in the order of the search strategy.
+pub struct Abstractor {
+    waitlist: Waitlist,
+    /// Coverings made.
+    pub covered: usize,
+}
+
+impl Abstractor {
+    pub fn new(search: Search, cfa: &Cfa) -> Abstractor {
+        Abstractor {
+            waitlist: Waitlist::new(search, cfa),
+            covered: 0,
+        }
+    }
+
+    /// The waitlist: every unmarked node of `arg`.
+    pub fn restart<S: Clone>(&mut self, arg: &Arg<S>) {
+        self.waitlist.clear();
+        for n in arg.unmarked() {
+            let x = arg.node(n);
+            self.waitlist.push(n, x.loc, x.depth);
+        }
+    }
+
+    /// Expands until `errors` nodes at the error location exist (returned) or no node is
+    /// unmarked but the error nodes (the ones found returned); none returned: the ARG is
+    /// complete.
+    pub fn run<D: Domain>(
+        &mut self,
+        arg: &mut Arg<D::State>,
+        dom: &mut D,
+        cfa: &Cfa,
+        smt: &mut Smt,
+        kill: &KillSwitch,
+        errors_wanted: usize,
+    ) -> Result<Vec<NodeId>, Stop> {
+        let mut errors = vec![];
+        while let Some(n) = self.waitlist.pop() {
+            if kill.is_killed() {
+                return Err(Stop::Killed);
+            }
+            let x = arg.node(n);
+            if !x.alive || x.expanded || x.covered_by.is_some() {
+                continue;
+            }
+            if x.loc == Loc::ERROR {
+                if !errors.contains(&n) {
+                    errors.push(n);
+                }
+                if errors.len() >= errors_wanted {
+                    return Ok(errors);
+                }
+                continue;
+            }
+            // close: a live expanded node at the same location that contains this one
+            let loc = x.loc;
+            let candidates: Vec<_> = arg
+                .nodes_at(loc)
+                .filter(|&m| m != n && arg.node(m).expanded && arg.node(m).covered_by.is_none())
+                .collect();
+            let mut covered = false;
+            for m in candidates {
+                if dom.leq(smt, &arg.node(n).state, &arg.node(m).state)? {
+                    arg.cover(n, m);
+                    self.covered += 1;
+                    covered = true;
+                    break;
+                }
+            }
+            if covered {
+                continue;
+            }
+            // expand: every successor along every edge
+            let state = arg.node(n).state.clone();
+            for &e in &cfa.out[loc.idx()] {
+                for s in dom.post(smt, cfa, &state, e)? {
+                    let to = cfa.edge(e).to;
+                    let c = arg.add(to, s, Some((n, e)));
+                    if to == Loc::ERROR {
+                        errors.push(c);
+                    }
+                    self.waitlist.push(c, to, arg.node(c).depth);
+                }
+            }
+            arg.nodes[n.idx()].expanded = true;
+            if errors.len() >= errors_wanted {
+                return Ok(errors);
+            }
+        }
+        Ok(errors)
+    }
+}
