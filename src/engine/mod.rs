@@ -185,9 +185,31 @@ impl EngineKind {
             }
             EngineKind::Trl => Box::new(trl::Trl::new(trl::Config::default())),
             // runs on the clause graph: solve.rs starts it, never the transition-system portfolio
-            EngineKind::Spacer | EngineKind::SpacerLocal => Box::new(crate::spacer::NotOnTs),
-            EngineKind::Cegar => Box::new(cegar::NotOnTs),
+            EngineKind::Spacer | EngineKind::SpacerLocal | EngineKind::Cegar => {
+                Box::new(GraphOnly(self.name()))
+            }
         }
+    }
+}
+
+/// A clause-graph engine's place in the transition-system portfolio, where it does not run:
+/// it answers `unknown` at once (the portfolio runs it on the clause graph instead).
+pub struct GraphOnly(pub &'static str);
+
+impl TsEngine for GraphOnly {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+
+    fn solve(&mut self, _ts: &TransitionSystem, _smt: &SolverConfig) -> TsAnswer {
+        TsAnswer::Unknown(Stop::Unsupported(format!(
+            "{} runs on the clause graph, not on a transition system",
+            self.0
+        )))
+    }
+
+    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+        (vec![], SmtStats::default())
     }
 }
 

@@ -207,27 +207,3 @@ impl Spacer {
         (counters, self.smt)
     }
 }
-
-/// Spacer's place in the transition-system portfolio, where it does not run: it answers
-/// `unknown` at once (solve.rs runs Spacer on the clause graph instead).
-pub struct NotOnTs;
-
-impl crate::engine::TsEngine for NotOnTs {
-    fn name(&self) -> &'static str {
-        "spacer"
-    }
-
-    fn solve(
-        &mut self,
-        _ts: &crate::ts::TransitionSystem,
-        _smt: &SolverConfig,
-    ) -> crate::engine::TsAnswer {
-        crate::engine::TsAnswer::Unknown(Stop::Unsupported(
-            "spacer runs on the clause graph, not on a transition system".into(),
-        ))
-    }
-
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        (vec![], SmtStats::default())
-    }
-}

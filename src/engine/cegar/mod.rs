@@ -411,27 +411,3 @@ fn model<D: Domain>(sys: &ChcSystem, cfa: &Cfa, arg: &Arg<D::State>, dom: &D) ->
         })
         .collect()
 }
-
-/// CEGAR's place in the transition-system portfolio, where it does not run: it answers
-/// `unknown` at once (the portfolio runs it on the clause graph instead).
-pub struct NotOnTs;
-
-impl crate::engine::TsEngine for NotOnTs {
-    fn name(&self) -> &'static str {
-        "cegar"
-    }
-
-    fn solve(
-        &mut self,
-        _ts: &crate::ts::TransitionSystem,
-        _smt: &SolverConfig,
-    ) -> crate::engine::TsAnswer {
-        crate::engine::TsAnswer::Unknown(Stop::Unsupported(
-            "cegar runs on the clause graph, not on a transition system".into(),
-        ))
-    }
-
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        (vec![], SmtStats::default())
-    }
-}
