@@ -238,49 +238,61 @@ impl Pass for Inline {
         }
         let mut eliminated = vec![];
         let mut fresh = 0usize;
-        for p in sys.pred_ids() {
-            let mut defs: Vec<usize> = defs_of[p.idx()].iter().copied().collect();
-            let mut uses: Vec<usize> = uses_of[p.idx()].iter().copied().collect();
-            defs.sort_unstable();
-            uses.sort_unstable();
-            if defs.is_empty() || uses.is_empty() || (defs.len() > 1 && uses.len() > 1) {
-                continue;
-            }
-            let get = |i: usize| &clauses[i].as_ref().unwrap().0;
-            let recursive = defs.iter().any(|i| uses.contains(i));
-            let once = uses
-                .iter()
-                .all(|&i| get(i).body.iter().filter(|b| b.pred == p).count() == 1);
-            let stays_linear = defs.iter().all(|&d| {
-                uses.iter()
-                    .all(|&u| get(d).body.len() + get(u).body.len() <= 2)
-            });
-            if recursive || !once || !stays_linear {
-                continue;
-            }
-            let mut new = vec![];
-            for &d in &defs {
-                for &u in &uses {
-                    let (dc, dorig) = clauses[d].as_ref().unwrap();
-                    let (uc, uorig) = clauses[u].as_ref().unwrap();
-                    let (r, o) = resolve(dc, dorig, uc, uorig, &mut fresh);
-                    if r.constraint.as_bool() != Some(false) {
-                        new.push((r, o));
+        // To a fixpoint: eliminating one predicate can make another eligible (kind2's
+        // `top_step` is defined by a clause over the node predicates, each a fact).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for p in sys.pred_ids() {
+                let mut defs: Vec<usize> = defs_of[p.idx()].iter().copied().collect();
+                let mut uses: Vec<usize> = uses_of[p.idx()].iter().copied().collect();
+                defs.sort_unstable();
+                uses.sort_unstable();
+                if defs.is_empty() || uses.is_empty() || (defs.len() > 1 && uses.len() > 1) {
+                    continue;
+                }
+                let get = |i: usize| &clauses[i].as_ref().unwrap().0;
+                let recursive = defs.iter().any(|i| uses.contains(i));
+                let once = uses
+                    .iter()
+                    .all(|&i| get(i).body.iter().filter(|b| b.pred == p).count() == 1);
+                // The resolvent has `d + u - 1` body applications: allowed when that is at
+                // most one, or at most `u`'s own (a defining clause with at most one body
+                // application never makes a use more non-linear).
+                let stays_linear = defs.iter().all(|&d| {
+                    uses.iter().all(|&u| {
+                        let (nd, nu) = (get(d).body.len(), get(u).body.len());
+                        nd + nu <= 2 || nd <= 1
+                    })
+                });
+                if recursive || !once || !stays_linear {
+                    continue;
+                }
+                let mut new = vec![];
+                for &d in &defs {
+                    for &u in &uses {
+                        let (dc, dorig) = clauses[d].as_ref().unwrap();
+                        let (uc, uorig) = clauses[u].as_ref().unwrap();
+                        let (r, o) = resolve(dc, dorig, uc, uorig, &mut fresh);
+                        if r.constraint.as_bool() != Some(false) {
+                            new.push((r, o));
+                        }
                     }
                 }
-            }
-            eliminated.push(Eliminated {
-                pred: p,
-                defs: defs.iter().map(|&i| get(i).clone()).collect(),
-            });
-            for &i in defs.iter().chain(&uses) {
-                if let Some((c, _)) = clauses[i].take() {
-                    index(i, &c, &mut defs_of, &mut uses_of, false);
+                eliminated.push(Eliminated {
+                    pred: p,
+                    defs: defs.iter().map(|&i| get(i).clone()).collect(),
+                });
+                for &i in defs.iter().chain(&uses) {
+                    if let Some((c, _)) = clauses[i].take() {
+                        index(i, &c, &mut defs_of, &mut uses_of, false);
+                    }
                 }
-            }
-            for (c, o) in new {
-                index(clauses.len(), &c, &mut defs_of, &mut uses_of, true);
-                clauses.push(Some((c, o)));
+                for (c, o) in new {
+                    index(clauses.len(), &c, &mut defs_of, &mut uses_of, true);
+                    clauses.push(Some((c, o)));
+                }
+                changed = true;
             }
         }
         let (cls, origins): (Vec<Clause>, Vec<Origin>) = clauses.into_iter().flatten().unzip();
