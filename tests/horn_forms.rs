@@ -198,3 +198,28 @@ fn general_forms_solve_end_to_end() {
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), want, "{bad}");
     }
 }
+
+/// kind2's systems: MAIN's step goes through `top_step`, defined by one clause over node
+/// predicates that are facts, and declared before them. Inlining to a fixpoint folds every
+/// one into MAIN's step, so the preprocessed system is linear (and goes to the
+/// transition-system engines).
+#[test]
+fn node_predicates_inline_into_a_linear_system() {
+    for kind in ["sat", "unsat"] {
+        let path = common::bench_dir().join(format!("nonlinear/nodes-{kind}.smt2"));
+        let sys = parse_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert!(sys.clauses.iter().any(|c| c.body.len() > 1));
+        let (pre, _) = chcsolve::frontend::passes::preprocess(&sys);
+        let nonlinear: Vec<_> = pre
+            .clauses
+            .iter()
+            .filter(|c| c.body.len() > 1)
+            .map(|c| shape(&pre, c))
+            .collect();
+        assert!(
+            nonlinear.is_empty(),
+            "{kind}: still non-linear: {nonlinear:?}"
+        );
+        assert_eq!(pre.clauses.len(), 3, "{kind}: init, step, query");
+    }
+}

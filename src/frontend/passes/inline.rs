@@ -1,6 +1,7 @@
 //! Inlining: eliminates a non-recursive predicate with a single defining clause or a
 //! single use, by resolving each of its defining clauses with each of its uses.
-//! Never turns a linear clause into a non-linear one.
+//! Never turns a linear clause into a non-linear one, nor makes a clause more non-linear.
+//! Runs to a fixpoint, since eliminating one predicate can make another eligible.
 
 use super::simplify::simplify_clause;
 use super::{expand_cex, BackTranslate, Cex, Model, Origin, OriginStep, Pass, Premise};
