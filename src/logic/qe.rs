@@ -61,6 +61,23 @@ pub fn has_quantifier(t: &Term) -> bool {
     false
 }
 
+/// How many variables the quantifiers of `t` bind, each quantifier counted once.
+pub fn quantified_vars(t: &Term) -> usize {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![t.clone()];
+    let mut n = 0;
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.uid()) {
+            continue;
+        }
+        if let TermNode::Exists(vs, _) = t.get() {
+            n += vs.len();
+        }
+        stack.extend(t.children().into_iter().cloned());
+    }
+    n
+}
+
 /// A quantifier eliminator: solver processes (started on first use, reused) and counters.
 pub struct Qe {
     smt_cfg: SolverConfig,

@@ -6,16 +6,18 @@
 use super::simplify::simplify_clause;
 use super::{expand_cex, BackTranslate, Cex, Model, Origin, OriginStep, Pass, Premise};
 use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
+use crate::logic::qe::{has_quantifier, quantified_vars};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 pub struct Inline;
 
-/// A predicate eliminated by inlining, with its defining clauses at that point.
+/// A predicate eliminated by inlining, with its defining clauses and its uses at that point.
 struct Eliminated {
     pred: PredId,
     defs: Vec<Clause>,
+    uses: Vec<Clause>,
 }
 
 struct Back {
@@ -26,7 +28,12 @@ struct Back {
 }
 
 /// `P(x) := exists V. body(args) /\ constraint /\ x = args` for each defining clause, or-ed.
-fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated) -> Term {
+///
+/// The bound variables get names unique in the whole model (`fresh` counts them): an
+/// eliminated predicate's formula is instantiated inside another's, and a binder named like
+/// a free variable of the arguments (of the same or another sort: `A` is `Bool` in one
+/// clause and `Int` in the next) would capture it once printed.
+fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated, fresh: &mut usize) -> Term {
     let params = sys.pred(e.pred).params();
     let mut disj = vec![];
     for d in &e.defs {
@@ -42,6 +49,18 @@ fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated) -> Term {
                 _ => eqs.push((x.clone(), a.clone())),
             }
         }
+        let mut bound = vec![];
+        for v in d.vars() {
+            if !ren.contains_key(&v) {
+                *fresh += 1;
+                let w = Var {
+                    name: format!("{}#q{}", v.name, *fresh).into(),
+                    sort: v.sort,
+                };
+                ren.insert(v, mk_var_of(&w));
+                bound.push(w);
+            }
+        }
         let mut conj = vec![subst(&d.constraint, &ren)];
         for (x, a) in eqs {
             conj.push(mk_eq(mk_var_of(&x), subst(&a, &ren)));
@@ -49,15 +68,65 @@ fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated) -> Term {
         for b in &d.body {
             conj.push(instantiate(sys, m, b, &ren));
         }
-        let body = mk_and(conj);
-        let bound: Vec<Var> = d
-            .vars()
-            .into_iter()
-            .filter(|v| !ren.contains_key(v))
-            .collect();
-        disj.push(mk_exists_elim(bound, body));
+        disj.push(mk_exists_elim(bound, mk_and(conj)));
     }
     mk_or(disj)
+}
+
+/// `P(x) := /\ over its uses (forall w. body /\ constraint => head)`, with `P`'s application
+/// in each use read as `x` and `w` the use's other variables: the weakest interpretation
+/// that keeps the uses valid. A defining clause's body implies it exactly when each of its
+/// resolvents with the uses holds, and those are clauses of the system after the pass.
+/// Where a use's variables are almost all among `P`'s arguments, as in kind2's
+/// `MAIN /\ top_step => MAIN`, it quantifies over far fewer variables than
+/// [`interpretation`], whose `exists` over a node's Boolean locals quantifier elimination
+/// may not finish.
+fn weakest(sys: &ChcSystem, m: &Model, e: &Eliminated, fresh: &mut usize) -> Term {
+    let params = sys.pred(e.pred).params();
+    let mut conj = vec![];
+    for u in &e.uses {
+        let pos = u
+            .body
+            .iter()
+            .position(|b| b.pred == e.pred)
+            .expect("a use applies the predicate");
+        let mut ren: FxHashMap<Var, Term> = FxHashMap::default();
+        let mut eqs = vec![];
+        for (a, x) in u.body[pos].args.iter().zip(&params) {
+            match a.as_var() {
+                Some(v) if !ren.contains_key(v) => {
+                    ren.insert(v.clone(), mk_var_of(x));
+                }
+                _ => eqs.push((x.clone(), a.clone())),
+            }
+        }
+        let mut bound = vec![];
+        for v in u.vars() {
+            if !ren.contains_key(&v) {
+                *fresh += 1;
+                let w = Var {
+                    name: format!("{}#q{}", v.name, *fresh).into(),
+                    sort: v.sort,
+                };
+                ren.insert(v, mk_var_of(&w));
+                bound.push(w);
+            }
+        }
+        let mut cex = vec![subst(&u.constraint, &ren)];
+        for (x, a) in eqs {
+            cex.push(mk_eq(mk_var_of(&x), subst(&a, &ren)));
+        }
+        for (i, b) in u.body.iter().enumerate() {
+            if i != pos {
+                cex.push(instantiate(sys, m, b, &ren));
+            }
+        }
+        if let Some(h) = &u.head {
+            cex.push(mk_not(instantiate(sys, m, h, &ren)));
+        }
+        conj.push(mk_not(mk_exists_elim(bound, mk_and(cex))));
+    }
+    mk_and(conj)
 }
 
 /// The model's formula for `app`, with the variables of `app`'s arguments renamed by `ren`.
@@ -77,8 +146,15 @@ pub fn instantiate(sys: &ChcSystem, m: &Model, app: &PredApp, ren: &FxHashMap<Va
 
 impl BackTranslate for Back {
     fn model(&self, mut m: Model) -> Model {
+        let mut fresh = 0;
         for e in self.eliminated.iter().rev() {
-            let f = interpretation(&self.old, &m, e);
+            let mut f = interpretation(&self.old, &m, e, &mut fresh);
+            if has_quantifier(&f) {
+                let w = weakest(&self.old, &m, e, &mut fresh);
+                if quantified_vars(&w) < quantified_vars(&f) {
+                    f = w;
+                }
+            }
             m.insert(e.pred, f);
         }
         m
@@ -283,6 +359,7 @@ impl Pass for Inline {
                 eliminated.push(Eliminated {
                     pred: p,
                     defs: defs.iter().map(|&i| get(i).clone()).collect(),
+                    uses: uses.iter().map(|&i| get(i).clone()).collect(),
                 });
                 for &i in defs.iter().chain(&uses) {
                     if let Some((c, _)) = clauses[i].take() {
