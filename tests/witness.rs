@@ -36,6 +36,16 @@ fn check_witness(file: &Path, output: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+/// `chcsolve --stats FILE`: its standard error.
+fn stats(file: &Path) -> String {
+    let out = chcsolve()
+        .args(["--stats", "--timeout", "30"])
+        .arg(file)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
 fn solve(file: &Path, extra: &[&str]) -> String {
     let out = chcsolve()
         .args(["--print-witness", "--timeout", "30"])
@@ -62,12 +72,7 @@ fn the_model_of_inlined_predicates_is_quantifier_free_and_names_every_predicate(
     // Mid's exact interpretation is an `exists`, but its one use (`Mid y /\ z = 0 => Inv y z`)
     // has every variable among Mid's argument or defined, so the weakest one needs none and
     // is taken: --stats counts no quantified model
-    let err = chcsolve()
-        .args(["--stats", "--timeout", "30"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&err.stderr);
+    let err = stats(&file);
     assert!(
         err.contains("; models quantified: 0 (qe fallback: 0, qe failed: 0)"),
         "{err}"
@@ -88,12 +93,7 @@ fn the_weakest_interpretation_of_an_inlined_node_step_is_valid() {
     assert_eq!(check_witness(&file, &out), "ok (sat)", "{out}");
     // inc_step keeps its exact interpretation, an `exists` that quantifier elimination
     // removes
-    let err = chcsolve()
-        .args(["--stats", "--timeout", "30"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&err.stderr);
+    let err = stats(&file);
     assert!(
         err.contains("; models quantified: 1 (qe fallback: 0, qe failed: 0)"),
         "{err}"

@@ -27,44 +27,57 @@ struct Back {
     eliminated: Vec<Eliminated>,
 }
 
-/// `P(x) := exists V. body(args) /\ constraint /\ x = args` for each defining clause, or-ed.
+/// Clause `c` read with its application `app` of `P` as `P`'s parameters: the renaming
+/// (argument variables to parameters, every other variable to a fresh bound one), the
+/// constraint and the equalities `x = arg` for the arguments that are not a new variable,
+/// and the bound variables.
 ///
 /// The bound variables get names unique in the whole model (`fresh` counts them): an
 /// eliminated predicate's formula is instantiated inside another's, and a binder named like
 /// a free variable of the arguments (of the same or another sort: `A` is `Bool` in one
 /// clause and `Int` in the next) would capture it once printed.
+fn read_at(
+    sys: &ChcSystem,
+    c: &Clause,
+    app: &PredApp,
+    fresh: &mut usize,
+) -> (FxHashMap<Var, Term>, Vec<Term>, Vec<Var>) {
+    let mut ren: FxHashMap<Var, Term> = FxHashMap::default();
+    let mut eqs = vec![];
+    for (a, x) in app.args.iter().zip(sys.pred(app.pred).params()) {
+        match a.as_var() {
+            Some(v) if !ren.contains_key(v) => {
+                ren.insert(v.clone(), mk_var_of(&x));
+            }
+            _ => eqs.push((x, a.clone())),
+        }
+    }
+    let mut bound = vec![];
+    for v in c.vars() {
+        if !ren.contains_key(&v) {
+            *fresh += 1;
+            let w = Var {
+                name: format!("{}#q{}", v.name, *fresh).into(),
+                sort: v.sort,
+            };
+            ren.insert(v, mk_var_of(&w));
+            bound.push(w);
+        }
+    }
+    let mut conj = vec![subst(&c.constraint, &ren)];
+    for (x, a) in eqs {
+        conj.push(mk_eq(mk_var_of(&x), subst(&a, &ren)));
+    }
+    (ren, conj, bound)
+}
+
+/// `P(x) := exists V. body(args) /\ constraint /\ x = args` for each defining clause, or-ed:
+/// the exact interpretation.
 fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated, fresh: &mut usize) -> Term {
-    let params = sys.pred(e.pred).params();
     let mut disj = vec![];
     for d in &e.defs {
         let head = d.head.as_ref().expect("defining clause has a head");
-        // Map argument variables straight to parameters where possible.
-        let mut ren: FxHashMap<Var, Term> = FxHashMap::default();
-        let mut eqs = vec![];
-        for (a, x) in head.args.iter().zip(&params) {
-            match a.as_var() {
-                Some(v) if !ren.contains_key(v) => {
-                    ren.insert(v.clone(), mk_var_of(x));
-                }
-                _ => eqs.push((x.clone(), a.clone())),
-            }
-        }
-        let mut bound = vec![];
-        for v in d.vars() {
-            if !ren.contains_key(&v) {
-                *fresh += 1;
-                let w = Var {
-                    name: format!("{}#q{}", v.name, *fresh).into(),
-                    sort: v.sort,
-                };
-                ren.insert(v, mk_var_of(&w));
-                bound.push(w);
-            }
-        }
-        let mut conj = vec![subst(&d.constraint, &ren)];
-        for (x, a) in eqs {
-            conj.push(mk_eq(mk_var_of(&x), subst(&a, &ren)));
-        }
+        let (ren, mut conj, bound) = read_at(sys, d, head, fresh);
         for b in &d.body {
             conj.push(instantiate(sys, m, b, &ren));
         }
@@ -82,7 +95,6 @@ fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated, fresh: &mut usize)
 /// [`interpretation`], whose `exists` over a node's Boolean locals quantifier elimination
 /// may not finish.
 fn weakest(sys: &ChcSystem, m: &Model, e: &Eliminated, fresh: &mut usize) -> Term {
-    let params = sys.pred(e.pred).params();
     let mut conj = vec![];
     for u in &e.uses {
         let pos = u
@@ -90,32 +102,7 @@ fn weakest(sys: &ChcSystem, m: &Model, e: &Eliminated, fresh: &mut usize) -> Ter
             .iter()
             .position(|b| b.pred == e.pred)
             .expect("a use applies the predicate");
-        let mut ren: FxHashMap<Var, Term> = FxHashMap::default();
-        let mut eqs = vec![];
-        for (a, x) in u.body[pos].args.iter().zip(&params) {
-            match a.as_var() {
-                Some(v) if !ren.contains_key(v) => {
-                    ren.insert(v.clone(), mk_var_of(x));
-                }
-                _ => eqs.push((x.clone(), a.clone())),
-            }
-        }
-        let mut bound = vec![];
-        for v in u.vars() {
-            if !ren.contains_key(&v) {
-                *fresh += 1;
-                let w = Var {
-                    name: format!("{}#q{}", v.name, *fresh).into(),
-                    sort: v.sort,
-                };
-                ren.insert(v, mk_var_of(&w));
-                bound.push(w);
-            }
-        }
-        let mut cex = vec![subst(&u.constraint, &ren)];
-        for (x, a) in eqs {
-            cex.push(mk_eq(mk_var_of(&x), subst(&a, &ren)));
-        }
+        let (ren, mut cex, bound) = read_at(sys, u, &u.body[pos], fresh);
         for (i, b) in u.body.iter().enumerate() {
             if i != pos {
                 cex.push(instantiate(sys, m, b, &ren));
