@@ -395,17 +395,28 @@ impl Projector {
     /// The next variable to eliminate: one with a unit-coefficient equality if any, else the
     /// first that occurs.
     fn pick(&self) -> Option<Term> {
-        let mut first = None;
-        for t in &self.int_elim {
-            for c in &self.cons {
-                let a = c.lin().coef(t);
+        // One pass over the constraints: for each term that occurs, whether some equality
+        // has it with coefficient +-1 (asking each variable of `int_elim` against each
+        // constraint was quadratic, and most of Spacer's own time on lustre's DRAGON files).
+        let mut occurs: FxHashMap<u64, bool> = FxHashMap::default();
+        for c in &self.cons {
+            let eq = matches!(c, Con::Eq(_));
+            for (t, a) in &c.lin().terms {
                 if a.is_zero() {
                     continue;
                 }
-                if matches!(c, Con::Eq(_)) && a.abs().is_one() {
-                    return Some(t.clone());
+                let unit = occurs.entry(t.uid()).or_insert(false);
+                *unit |= eq && a.abs().is_one();
+            }
+        }
+        let mut first = None;
+        for t in &self.int_elim {
+            match occurs.get(&t.uid()) {
+                Some(true) => return Some(t.clone()),
+                Some(false) => {
+                    first.get_or_insert(t);
                 }
-                first.get_or_insert(t);
+                None => {}
             }
         }
         first.cloned()
