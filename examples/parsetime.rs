@@ -8,6 +8,7 @@ use smt2parser::CommandStream;
 static ALLOC: chcsolve::mem::CountingAlloc = chcsolve::mem::CountingAlloc;
 
 fn main() {
+    env_logger::init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--check") {
         for path in &args[1..] {
@@ -76,9 +77,12 @@ fn front(path: &str) {
     let s = std::fs::read_to_string(path).unwrap();
     let sys = chcsolve::frontend::parse_str(&s).unwrap();
     phase("parse", &mut w, &mut c);
-    let (psys, _backs) = chcsolve::frontend::passes::preprocess(&sys);
+    // as chcsolve does: the system shared with the first back-translator, the result shared
+    // with the clause-graph engines
+    let sys = std::sync::Arc::new(sys);
+    let (psys, _backs) = chcsolve::frontend::passes::preprocess_shared(sys.clone());
     phase("preprocess", &mut w, &mut c);
-    let graph = std::sync::Arc::new(psys.clone());
+    let graph = psys.clone();
     let adapter = chcsolve::ts::TsAdapter::new(&psys);
     phase("transition system", &mut w, &mut c);
     println!(
@@ -89,4 +93,11 @@ fn front(path: &str) {
         graph.clauses.len(),
         adapter.is_some()
     );
+    let heap = |what: &str| println!("{what}: heap {} MB", chcsolve::mem::used() >> 20);
+    drop(sys);
+    heap("without the parsed system");
+    drop(_backs);
+    heap("without the back-translators");
+    drop(adapter);
+    heap("without the transition system");
 }
