@@ -5,13 +5,16 @@
 //! each command its line and catches stray text and unbalanced parentheses. Each
 //! command is then parsed by smt2parser into a compact syntax tree (`syntax.rs`,
 //! built by the visitor in `visitor.rs`) and converted to our terms (`convert.rs`),
-//! clause by clause, so peak memory stays near the size of the largest command.
+//! clause by clause, so peak memory stays near the size of the largest command. A large
+//! input is parsed by smt2parser on several threads, in groups of commands (`chunks.rs`);
+//! the conversion stays on one thread, in input order.
 //! Command names used as ordinary symbols (a predicate `exit`) are quoted first
 //! (`names.rs`), since smt2parser's lexer reserves them everywhere. A z3 fixedpoint file
 //! (`declare-rel`, `rule`, `query`) is first rewritten into CHC-COMP commands with the same
 //! lines (`fixedpoint.rs`). Assertions in general Horn forms (`exists` around a body,
 //! disjunctions, nested implications) are normalized by `normalize.rs`.
 
+mod chunks;
 mod convert;
 mod fixedpoint;
 mod names;
@@ -25,6 +28,7 @@ use crate::logic::*;
 use smt2parser::concrete::Command;
 use smt2parser::CommandStream;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use syntax::{Cmd, Node, SortId, Sym, Syntax, TermId};
 
 /// Symbols with a meaning of their own, interned first so that their ids are their indices.
@@ -104,23 +108,38 @@ pub fn parse_script(input: &str) -> Result<Script, InputError> {
         queries: queries.into_iter().peekable(),
         steps: vec![],
     };
-    let mut stream = CommandStream::new(input.as_bytes(), Syntax::new(&BUILTINS), None);
-    for (start, end, line) in commands {
-        p.cmd_start = start;
-        p.cmd_end = end;
-        p.line = line;
-        let cmd = match stream.next() {
-            Some(Ok(cmd)) => cmd,
-            Some(Err(e)) => return Err(p.syntax_error(e)),
-            None => return Err(InputError::new(line, "unexpected end of input")),
-        };
-        // The parser's arenas move to `p` for the conversion, then back, emptied.
-        std::mem::swap(&mut p.syn, stream.visitor_mut());
-        let r = p.command(cmd);
-        p.syn.clear_command();
-        std::mem::swap(&mut p.syn, stream.visitor_mut());
-        r?;
-    }
+    // large inputs: groups of commands parsed on other threads meanwhile (see `chunks.rs`)
+    let plan = chunks::plan(&commands, input.len());
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let mut inboxes = vec![];
+        for w in 0..plan.workers {
+            // at most two parsed groups wait per worker (memory)
+            let (tx, rx) = std::sync::mpsc::sync_channel(2);
+            let groups: Vec<Range<usize>> = plan
+                .rest
+                .iter()
+                .skip(w)
+                .step_by(plan.workers)
+                .cloned()
+                .collect();
+            let (commands, stop) = (&commands, &stop);
+            scope.spawn(move || {
+                for g in groups {
+                    let (from, to) = (commands[g.start].0, commands[g.end - 1].1);
+                    let (text, line) = (&input[from..to], commands[g.start].2);
+                    let chunk = chunks::parse_chunk(text, line, g.len(), stop);
+                    if tx.send(chunk).is_err() || stop.load(Relaxed) {
+                        break;
+                    }
+                }
+            });
+            inboxes.push(rx);
+        }
+        let r = p.run(&commands, &plan, &inboxes);
+        stop.store(true, Relaxed);
+        r
+    })?;
     Ok(p.finish(format))
 }
 
@@ -279,6 +298,55 @@ fn short(t: &impl std::fmt::Display) -> String {
 }
 
 impl Parser<'_> {
+    /// Parses and converts the commands: the first group here, streaming; the others as
+    /// their workers deliver them, in order.
+    fn run(
+        &mut self,
+        commands: &[(usize, usize, usize)],
+        plan: &chunks::Plan,
+        inboxes: &[chunks::Inbox],
+    ) -> Result<(), InputError> {
+        let mut stream = CommandStream::new(self.input.as_bytes(), Syntax::new(&BUILTINS), None);
+        for &(start, end, line) in &commands[plan.first.clone()] {
+            (self.cmd_start, self.cmd_end, self.line) = (start, end, line);
+            let cmd = match stream.next() {
+                Some(Ok(cmd)) => cmd,
+                Some(Err(e)) => return Err(self.syntax_error(e)),
+                None => return Err(InputError::new(line, "unexpected end of input")),
+            };
+            // The parser's arenas move to `self` for the conversion, then back, emptied.
+            std::mem::swap(&mut self.syn, stream.visitor_mut());
+            let r = self.command(cmd);
+            self.syn.clear_command();
+            std::mem::swap(&mut self.syn, stream.visitor_mut());
+            r?;
+        }
+        if plan.rest.is_empty() {
+            return Ok(());
+        }
+        // the symbol table, for the other groups' symbols
+        self.syn = stream.into_visitor();
+        for (i, g) in plan.rest.iter().enumerate() {
+            let chunk = chunks::receive(&inboxes[i % plan.workers]);
+            let tr = chunks::Translation::new(&mut self.syn, &chunk.syn);
+            let mut parsed = chunk.cmds.into_iter();
+            for &(start, end, line) in &commands[g.clone()] {
+                (self.cmd_start, self.cmd_end, self.line) = (start, end, line);
+                let (cmd, mut arenas) = match parsed.next().flatten() {
+                    Some(Ok(x)) => x,
+                    Some(Err(e)) => return Err(self.syntax_error(e)),
+                    None => return Err(InputError::new(line, "unexpected end of input")),
+                };
+                let cmd = tr.command(cmd, &mut arenas);
+                self.syn.put_arenas(arenas);
+                let r = self.command(cmd);
+                self.syn.clear_command();
+                r?;
+            }
+        }
+        Ok(())
+    }
+
     fn syntax_error(&self, e: smt2parser::Error) -> InputError {
         let (pos, msg) = match e {
             smt2parser::Error::SyntaxError(p, m) | smt2parser::Error::ParsingError(p, m) => (p, m),
