@@ -175,9 +175,40 @@ pub fn expand_cex(origins: &[Origin], old: &ChcSystem, c: Cex) -> Cex {
     out
 }
 
-/// Back-translation of a pass that rewrites clauses and keeps every predicate's meaning.
+/// Where a clause of a pass that rewrites clauses one by one comes from: one old clause,
+/// with its body applications in order and terms for the variables it eliminated (the
+/// [`Origin::renamed`] of the clause, in 16 bytes: large systems have one per clause and pass).
+pub struct Renamed {
+    pub clause: ClauseId,
+    pub body: u32,
+    pub map: Option<Box<FxHashMap<Var, Term>>>,
+}
+
+impl Renamed {
+    /// The old clause `c`, with `body` body applications and its variables given by `map`.
+    pub fn new(c: ClauseId, body: usize, map: FxHashMap<Var, Term>) -> Renamed {
+        Renamed {
+            clause: c,
+            body: body as u32,
+            map: (!map.is_empty()).then(|| Box::new(map)),
+        }
+    }
+
+    /// The old clause `c` itself.
+    pub fn same(c: ClauseId, body: usize) -> Renamed {
+        Renamed::new(c, body, FxHashMap::default())
+    }
+
+    pub fn origin(&self) -> Origin {
+        let map = self.map.as_deref().cloned().unwrap_or_default();
+        Origin::renamed(self.clause, self.body as usize, map)
+    }
+}
+
+/// Back-translation of a pass that rewrites clauses one by one and keeps every predicate's
+/// meaning.
 pub struct ClauseMap {
-    pub origins: Vec<Origin>,
+    pub origins: Vec<Renamed>,
     pub old: Arc<ChcSystem>,
 }
 
@@ -186,7 +217,8 @@ impl BackTranslate for ClauseMap {
         m
     }
     fn cex(&self, c: Cex) -> Cex {
-        expand_cex(&self.origins, &self.old, c)
+        let origins: Vec<Origin> = self.origins.iter().map(Renamed::origin).collect();
+        expand_cex(&origins, &self.old, c)
     }
 }
 
