@@ -28,7 +28,6 @@ use crate::logic::*;
 use smt2parser::concrete::Command;
 use smt2parser::CommandStream;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use syntax::{Cmd, Node, SortId, Sym, Syntax, TermId};
 
 /// Symbols with a meaning of their own, interned first so that their ids are their indices.
@@ -92,7 +91,7 @@ pub fn parse_script(input: &str) -> Result<Script, InputError> {
     let input: &str = translated.as_deref().unwrap_or(&quoted);
     let mut p = Parser {
         input,
-        syn: Syntax::default(),
+        syn: Syntax::new(&BUILTINS),
         sys: ChcSystem::default(),
         pred_of: vec![],
         env: vec![],
@@ -109,35 +108,16 @@ pub fn parse_script(input: &str) -> Result<Script, InputError> {
         steps: vec![],
     };
     // large inputs: groups of commands parsed on other threads meanwhile (see `chunks.rs`)
-    let plan = chunks::plan(&commands, input.len());
-    let stop = AtomicBool::new(false);
+    let groups = chunks::Groups::plan(input, &commands);
     std::thread::scope(|scope| {
-        let mut inboxes = vec![];
-        for w in 0..plan.workers {
-            // at most two parsed groups wait per worker (memory)
-            let (tx, rx) = std::sync::mpsc::sync_channel(2);
-            let groups: Vec<Range<usize>> = plan
-                .rest
-                .iter()
-                .skip(w)
-                .step_by(plan.workers)
-                .cloned()
-                .collect();
-            let (commands, stop) = (&commands, &stop);
-            scope.spawn(move || {
-                for g in groups {
-                    let (from, to) = (commands[g.start].0, commands[g.end - 1].1);
-                    let (text, line) = (&input[from..to], commands[g.start].2);
-                    let chunk = chunks::parse_chunk(text, line, g.len(), stop);
-                    if tx.send(chunk).is_err() || stop.load(Relaxed) {
-                        break;
-                    }
-                }
-            });
-            inboxes.push(rx);
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..groups.workers {
+            let (tx, groups) = (tx.clone(), &groups);
+            scope.spawn(move || groups.work(tx));
         }
-        let r = p.run(&commands, &plan, &inboxes);
-        stop.store(true, Relaxed);
+        drop(tx);
+        let r = p.run(&groups, &rx);
+        groups.stop();
         r
     })?;
     Ok(p.finish(format))
@@ -298,39 +278,30 @@ fn short(t: &impl std::fmt::Display) -> String {
 }
 
 impl Parser<'_> {
-    /// Parses and converts the commands: the first group here, streaming; the others as
-    /// their workers deliver them, in order.
+    /// Parses and converts the commands, group by group: here, streaming, when no worker
+    /// has the group, else as its worker delivers it.
     fn run(
         &mut self,
-        commands: &[(usize, usize, usize)],
-        plan: &chunks::Plan,
-        inboxes: &[chunks::Inbox],
+        groups: &chunks::Groups<'_>,
+        rx: &std::sync::mpsc::Receiver<(usize, std::thread::Result<chunks::Chunk>)>,
     ) -> Result<(), InputError> {
-        let mut stream = CommandStream::new(self.input.as_bytes(), Syntax::new(&BUILTINS), None);
-        for &(start, end, line) in &commands[plan.first.clone()] {
-            (self.cmd_start, self.cmd_end, self.line) = (start, end, line);
-            let cmd = match stream.next() {
-                Some(Ok(cmd)) => cmd,
-                Some(Err(e)) => return Err(self.syntax_error(e)),
-                None => return Err(InputError::new(line, "unexpected end of input")),
-            };
-            // The parser's arenas move to `self` for the conversion, then back, emptied.
-            std::mem::swap(&mut self.syn, stream.visitor_mut());
-            let r = self.command(cmd);
-            self.syn.clear_command();
-            std::mem::swap(&mut self.syn, stream.visitor_mut());
-            r?;
-        }
-        if plan.rest.is_empty() {
-            return Ok(());
-        }
-        // the symbol table, for the other groups' symbols
-        self.syn = stream.into_visitor();
-        for (i, g) in plan.rest.iter().enumerate() {
-            let chunk = chunks::receive(&inboxes[i % plan.workers]);
+        let mut delivered: Vec<Option<chunks::Chunk>> =
+            (0..groups.groups.len()).map(|_| None).collect();
+        for i in 0..groups.groups.len() {
+            let (text, first_line, cmds) = groups.text(i);
+            if groups.arrive(i) {
+                self.parse_here(text, first_line, cmds)?;
+                continue;
+            }
+            while delivered[i].is_none() {
+                let (j, chunk) = rx.recv().expect("the parsing threads ended early");
+                let chunk = chunk.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                delivered[j] = Some(chunk);
+            }
+            let chunk = delivered[i].take().expect("delivered");
             let tr = chunks::Translation::new(&mut self.syn, &chunk.syn);
             let mut parsed = chunk.cmds.into_iter();
-            for &(start, end, line) in &commands[g.clone()] {
+            for &(start, end, line) in cmds {
                 (self.cmd_start, self.cmd_end, self.line) = (start, end, line);
                 let (cmd, mut arenas) = match parsed.next().flatten() {
                     Some(Ok(x)) => x,
@@ -344,6 +315,34 @@ impl Parser<'_> {
                 r?;
             }
         }
+        Ok(())
+    }
+
+    /// Parses the commands `cmds` of `text` (which starts on line `first_line`) with the
+    /// symbol table of `self.syn`, converting each as it comes.
+    fn parse_here(
+        &mut self,
+        text: &str,
+        first_line: usize,
+        cmds: &[(usize, usize, usize)],
+    ) -> Result<(), InputError> {
+        // the symbol table moves to the stream (on an error it stays there: the parse is over)
+        let mut stream = CommandStream::new(text.as_bytes(), std::mem::take(&mut self.syn), None);
+        for &(start, end, line) in cmds {
+            (self.cmd_start, self.cmd_end, self.line) = (start, end, line);
+            let cmd = match stream.next() {
+                Some(Ok(cmd)) => cmd,
+                Some(Err(e)) => return Err(self.syntax_error(chunks::shift(e, first_line))),
+                None => return Err(InputError::new(line, "unexpected end of input")),
+            };
+            // The parser's arenas move to `self` for the conversion, then back, emptied.
+            std::mem::swap(&mut self.syn, stream.visitor_mut());
+            let r = self.command(cmd);
+            self.syn.clear_command();
+            std::mem::swap(&mut self.syn, stream.visitor_mut());
+            r?;
+        }
+        self.syn = stream.into_visitor();
         Ok(())
     }
 
