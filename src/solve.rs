@@ -4,7 +4,8 @@
 use crate::engine::AccelPath;
 use crate::engine::{EngineKind, TsAnswer};
 use crate::frontend::passes::{
-    accel_cex_back, cex_back, chain, model_back, preprocess, AccelCex, BackTranslate, Cex, Model,
+    accel_cex_back, cex_back, chain, model_back, preprocess_shared, AccelCex, BackTranslate, Cex,
+    Model,
 };
 use crate::frontend::{parse_str, ChcSystem, InputError};
 use crate::logic::*;
@@ -267,6 +268,8 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     if opts.memory_limit.is_some() {
         crate::mem::set_limit_mb(opts.memory_limit);
     }
+    // shared with the first back-translator (no copy)
+    let sys = Arc::new(sys);
     let mut run = Run {
         orig: &sys,
         z3,
@@ -281,6 +284,8 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
+    // the back-translators are gone with `run.solve`, unless an engine thread still holds one
+    let sys = Arc::try_unwrap(sys).unwrap_or_else(|shared| (*shared).clone());
     stats.total_seconds = start.elapsed().as_secs_f64();
     Ok(Outcome {
         verdict,
@@ -290,7 +295,7 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
 }
 
 struct Run<'a> {
-    orig: &'a ChcSystem,
+    orig: &'a Arc<ChcSystem>,
     z3: SolverConfig,
     /// The engines' solver, for the models of quantifier elimination.
     smt: SolverConfig,
@@ -308,7 +313,7 @@ impl Run<'_> {
     fn solve(&mut self, opts: &Options, smt: &SolverConfig) -> Verdict {
         let t = Instant::now();
         progress(opts, |p| p.stage("preprocessing"));
-        let (psys, backs) = preprocess(self.orig);
+        let (psys, backs) = preprocess_shared(self.orig.clone());
         self.stats.preprocess_seconds = t.elapsed().as_secs_f64();
         progress(opts, |p| {
             p.stage("building the transition system");
@@ -335,7 +340,6 @@ impl Run<'_> {
         };
         let t = Instant::now();
         // Spacer's clause graph shares the preprocessed system (no copy)
-        let psys = Arc::new(psys);
         let graph = psys.clone();
         let Some(adapter) = TsAdapter::new(&psys) else {
             // Non-linear clauses: only the clause-graph engine applies.

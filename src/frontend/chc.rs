@@ -1,7 +1,7 @@
 //! The CHC problem as a clause graph: predicates, clauses, and the error for bad input.
 
-use crate::logic::{free_vars, mk_var_of, subst, SmtTerm, Sort, Term, Var};
-use rustc_hash::FxHashMap;
+use crate::logic::{free_vars, mk_var_of, subst, SmtTerm, Sort, Term, TermNode, Var};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
 
 /// Index of a predicate in [`ChcSystem::preds`].
@@ -73,8 +73,51 @@ impl Clause {
 
     /// All variables of the clause, in order of occurrence.
     pub fn vars(&self) -> Vec<Var> {
+        match self.var_leaves() {
+            Some(ts) => ts.iter().filter_map(|t| t.as_var().cloned()).collect(),
+            None => self.vars_with_binders(),
+        }
+    }
+
+    /// [`Clause::vars`] as terms.
+    pub fn var_terms(&self) -> Vec<Term> {
+        match self.var_leaves() {
+            Some(ts) => ts,
+            None => self.vars_with_binders().iter().map(mk_var_of).collect(),
+        }
+    }
+
+    /// The variable leaves of the clause's terms in order of occurrence, by one walk that
+    /// visits each shared node once; `None` when a term binds variables.
+    fn var_leaves(&self) -> Option<Vec<Term>> {
         let mut vars = vec![];
-        let mut seen = rustc_hash::FxHashSet::default();
+        let mut seen: FxHashSet<u64> = FxHashSet::default();
+        let mut stack: Vec<&Term> = vec![];
+        let args = self
+            .body
+            .iter()
+            .chain(self.head.iter())
+            .flat_map(|a| &a.args);
+        for t in args.chain(std::iter::once(&self.constraint)) {
+            stack.push(t);
+            while let Some(t) = stack.pop() {
+                if !seen.insert(t.uid()) {
+                    continue;
+                }
+                match t.get() {
+                    TermNode::Var(_) => vars.push(t.clone()),
+                    TermNode::Exists(..) => return None,
+                    _ => stack.extend(t.children().into_iter().rev()),
+                }
+            }
+        }
+        Some(vars)
+    }
+
+    /// [`Clause::vars`] by the free variables of each term.
+    fn vars_with_binders(&self) -> Vec<Var> {
+        let mut vars = vec![];
+        let mut seen = FxHashSet::default();
         for a in self.body.iter().chain(self.head.iter()) {
             for t in &a.args {
                 for v in free_vars(t) {

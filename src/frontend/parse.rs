@@ -5,13 +5,16 @@
 //! each command its line and catches stray text and unbalanced parentheses. Each
 //! command is then parsed by smt2parser into a compact syntax tree (`syntax.rs`,
 //! built by the visitor in `visitor.rs`) and converted to our terms (`convert.rs`),
-//! clause by clause, so peak memory stays near the size of the largest command.
+//! clause by clause, so peak memory stays near the size of the largest command. A large
+//! input is parsed by smt2parser on several threads, in groups of commands (`chunks.rs`);
+//! the conversion stays on one thread, in input order.
 //! Command names used as ordinary symbols (a predicate `exit`) are quoted first
 //! (`names.rs`), since smt2parser's lexer reserves them everywhere. A z3 fixedpoint file
 //! (`declare-rel`, `rule`, `query`) is first rewritten into CHC-COMP commands with the same
 //! lines (`fixedpoint.rs`). Assertions in general Horn forms (`exists` around a body,
 //! disjunctions, nested implications) are normalized by `normalize.rs`.
 
+mod chunks;
 mod convert;
 mod fixedpoint;
 mod names;
@@ -88,7 +91,7 @@ pub fn parse_script(input: &str) -> Result<Script, InputError> {
     let input: &str = translated.as_deref().unwrap_or(&quoted);
     let mut p = Parser {
         input,
-        syn: Syntax::default(),
+        syn: Syntax::new(&BUILTINS),
         sys: ChcSystem::default(),
         pred_of: vec![],
         env: vec![],
@@ -104,23 +107,19 @@ pub fn parse_script(input: &str) -> Result<Script, InputError> {
         queries: queries.into_iter().peekable(),
         steps: vec![],
     };
-    let mut stream = CommandStream::new(input.as_bytes(), Syntax::new(&BUILTINS), None);
-    for (start, end, line) in commands {
-        p.cmd_start = start;
-        p.cmd_end = end;
-        p.line = line;
-        let cmd = match stream.next() {
-            Some(Ok(cmd)) => cmd,
-            Some(Err(e)) => return Err(p.syntax_error(e)),
-            None => return Err(InputError::new(line, "unexpected end of input")),
-        };
-        // The parser's arenas move to `p` for the conversion, then back, emptied.
-        std::mem::swap(&mut p.syn, stream.visitor_mut());
-        let r = p.command(cmd);
-        p.syn.clear_command();
-        std::mem::swap(&mut p.syn, stream.visitor_mut());
-        r?;
-    }
+    // large inputs: groups of commands parsed on other threads meanwhile (see `chunks.rs`)
+    let groups = chunks::Groups::plan(input, &commands);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..groups.workers {
+            let (tx, groups) = (tx.clone(), &groups);
+            scope.spawn(move || groups.work(tx));
+        }
+        drop(tx);
+        let r = p.run(&groups, &rx);
+        groups.stop();
+        r
+    })?;
     Ok(p.finish(format))
 }
 
@@ -279,6 +278,74 @@ fn short(t: &impl std::fmt::Display) -> String {
 }
 
 impl Parser<'_> {
+    /// Parses and converts the commands, group by group: here, streaming, when no worker
+    /// has the group, else as its worker delivers it.
+    fn run(
+        &mut self,
+        groups: &chunks::Groups<'_>,
+        rx: &std::sync::mpsc::Receiver<(usize, std::thread::Result<chunks::Chunk>)>,
+    ) -> Result<(), InputError> {
+        let mut delivered: Vec<Option<chunks::Chunk>> =
+            (0..groups.groups.len()).map(|_| None).collect();
+        for i in 0..groups.groups.len() {
+            let (text, first_line, cmds) = groups.text(i);
+            if groups.arrive(i) {
+                self.parse_here(text, first_line, cmds)?;
+                continue;
+            }
+            while delivered[i].is_none() {
+                let (j, chunk) = rx.recv().expect("the parsing threads ended early");
+                let chunk = chunk.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                delivered[j] = Some(chunk);
+            }
+            let chunk = delivered[i].take().expect("delivered");
+            let tr = chunks::Translation::new(&mut self.syn, &chunk.syn);
+            let mut parsed = chunk.cmds.into_iter();
+            for &(start, end, line) in cmds {
+                (self.cmd_start, self.cmd_end, self.line) = (start, end, line);
+                let (cmd, mut arenas) = match parsed.next().flatten() {
+                    Some(Ok(x)) => x,
+                    Some(Err(e)) => return Err(self.syntax_error(e)),
+                    None => return Err(InputError::new(line, "unexpected end of input")),
+                };
+                let cmd = tr.command(cmd, &mut arenas);
+                self.syn.put_arenas(arenas);
+                let r = self.command(cmd);
+                self.syn.clear_command();
+                r?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses the commands `cmds` of `text` (which starts on line `first_line`) with the
+    /// symbol table of `self.syn`, converting each as it comes.
+    fn parse_here(
+        &mut self,
+        text: &str,
+        first_line: usize,
+        cmds: &[(usize, usize, usize)],
+    ) -> Result<(), InputError> {
+        // the symbol table moves to the stream (on an error it stays there: the parse is over)
+        let mut stream = CommandStream::new(text.as_bytes(), std::mem::take(&mut self.syn), None);
+        for &(start, end, line) in cmds {
+            (self.cmd_start, self.cmd_end, self.line) = (start, end, line);
+            let cmd = match stream.next() {
+                Some(Ok(cmd)) => cmd,
+                Some(Err(e)) => return Err(self.syntax_error(chunks::shift(e, first_line))),
+                None => return Err(InputError::new(line, "unexpected end of input")),
+            };
+            // The parser's arenas move to `self` for the conversion, then back, emptied.
+            std::mem::swap(&mut self.syn, stream.visitor_mut());
+            let r = self.command(cmd);
+            self.syn.clear_command();
+            std::mem::swap(&mut self.syn, stream.visitor_mut());
+            r?;
+        }
+        self.syn = stream.into_visitor();
+        Ok(())
+    }
+
     fn syntax_error(&self, e: smt2parser::Error) -> InputError {
         let (pos, msg) = match e {
             smt2parser::Error::SyntaxError(p, m) | smt2parser::Error::ParsingError(p, m) => (p, m),

@@ -8,13 +8,28 @@ use rustc_hash::FxHashMap;
 /// A definition `v = t` read off a conjunct, if the conjunct has that shape and `v` does
 /// not occur in `t`.
 pub fn definition(conj: &Term) -> Option<(Var, Term)> {
-    definitions(conj).into_iter().next()
+    let mut first = None;
+    each_definition(conj, &mut |v, t| {
+        first = Some((v, t));
+        false
+    });
+    first
 }
 
 /// Every definition `v = t` a conjunct gives (an equation can be solved for each of its
 /// variables with a unit coefficient).
 pub fn definitions(conj: &Term) -> Vec<(Var, Term)> {
-    match conj.get() {
+    let mut out = vec![];
+    each_definition(conj, &mut |v, t| {
+        out.push((v, t));
+        true
+    });
+    out
+}
+
+/// Calls `f` on each definition of [`definitions`], in its order, while `f` returns true.
+fn each_definition(conj: &Term, f: &mut dyn FnMut(Var, Term) -> bool) {
+    let defs: Vec<(Var, Term)> = match conj.get() {
         TermNode::Var(v) => vec![(v.clone(), mk_true())],
         TermNode::Not(b) => b
             .as_var()
@@ -36,24 +51,36 @@ pub fn definitions(conj: &Term) -> Vec<(Var, Term)> {
             out
         }
         TermNode::EqZ(l) => {
-            let mut out = vec![];
             // c*v + rest = 0 with c = +-1  gives  v = -rest/c
             for (t, c) in &l.terms {
                 let Some(v) = t.as_var() else { continue };
                 if !c.abs().is_one() {
                     continue;
                 }
-                let mut rest = l.clone();
-                rest.terms.retain(|(s, _)| s != t);
-                if free_vars(&mk_lin(rest.clone())).contains(v) {
+                // `v` must not occur in the other atoms (the atoms are distinct, so a variable
+                // atom other than `t` is another variable)
+                let occurs = l
+                    .terms
+                    .iter()
+                    .any(|(s, _)| s != t && s.as_var().is_none() && free_vars(s).contains(v));
+                if occurs {
                     continue;
                 }
+                let mut rest = l.clone();
+                rest.terms.retain(|(s, _)| s != t);
                 let rhs = if c.is_positive() { rest.neg() } else { rest };
-                out.push((v.clone(), mk_lin(rhs)));
+                if !f(v.clone(), mk_lin(rhs)) {
+                    return;
+                }
             }
-            out
+            return;
         }
         _ => vec![],
+    };
+    for (v, t) in defs {
+        if !f(v, t) {
+            return;
+        }
     }
 }
 

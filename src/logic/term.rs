@@ -626,6 +626,12 @@ pub fn mk_exists(vars: Vec<Var>, body: Term) -> Term {
 /// Rebuilds `t` bottom-up, replacing every variable `v` by `f(v)` when that is `Some`.
 /// Shared sub-terms are visited once.
 pub fn map_vars(t: &Term, f: &mut dyn FnMut(&Var) -> Option<Term>) -> Term {
+    // leaves need no memo (most calls map one argument of a predicate application)
+    match t.get() {
+        TermNode::Var(v) => return f(v).unwrap_or_else(|| t.clone()),
+        TermNode::Bool(_) | TermNode::Int(_) => return t.clone(),
+        _ => {}
+    }
     let mut memo: FxHashMap<u64, Term> = FxHashMap::default();
     map_vars_memo(t, f, &mut memo)
 }
@@ -674,9 +680,21 @@ fn map_lin(
     f: &mut dyn FnMut(&Var) -> Option<Term>,
     memo: &mut FxHashMap<u64, Term>,
 ) -> Lin {
-    let mut acc = Lin::constant(l.k.clone());
+    // atoms that map to themselves keep their place (`l` is sorted, so they stay sorted);
+    // the others are added one by one
+    let mut same = Lin::constant(l.k.clone());
+    let mut changed = vec![];
     for (t, c) in &l.terms {
-        acc = acc.add(&Lin::of(&map_vars_memo(t, f, memo)).scale(c));
+        let m = map_vars_memo(t, f, memo);
+        if m == *t {
+            same.terms.push((m, c.clone()));
+        } else {
+            changed.push((m, c));
+        }
+    }
+    let mut acc = same;
+    for (m, c) in changed {
+        acc = acc.add(&Lin::of(&m).scale(c));
     }
     acc
 }
@@ -691,6 +709,11 @@ pub fn subst(t: &Term, map: &FxHashMap<Var, Term>) -> Term {
 
 /// The free variables of `t`, in order of first occurrence.
 pub fn free_vars(t: &Term) -> Vec<Var> {
+    match t.get() {
+        TermNode::Var(v) => return vec![v.clone()],
+        TermNode::Bool(_) | TermNode::Int(_) => return vec![],
+        _ => {}
+    }
     let mut out = vec![];
     let mut seen_vars: FxHashSet<Var> = FxHashSet::default();
     let mut seen: FxHashSet<u64> = FxHashSet::default();

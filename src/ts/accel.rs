@@ -20,7 +20,7 @@ fn pick(es: &[Encoded], a: &Assignment) -> Option<(ClauseId, Assignment)> {
                     Some(w) => a.get(w).cloned(),
                     None => eval(t, a).ok(),
                 };
-                if let Some(x) = x {
+                if let (Some(v), Some(x)) = (v.as_var(), x) {
                     vals.insert(v.clone(), x);
                 }
             }

@@ -70,8 +70,9 @@ struct Encoded {
     clause: ClauseId,
     /// The clause's disjunct.
     formula: Term,
-    /// Each clause variable as a term over the transition system's variables.
-    vars: Vec<(Var, Term)>,
+    /// Each clause variable (a variable term) as a term over the transition system's
+    /// variables.
+    vars: Vec<(Term, Term)>,
 }
 
 /// The role of a clause in the transition system, which names its local variables.
@@ -93,6 +94,9 @@ struct EncodeCache {
     default_next: Vec<Term>,
     slot_pos: Vec<Vec<usize>>,
     locals: FxHashMap<(u8, bool, usize), Term>,
+    /// `mk_eq` by the uids of its arguments: the same slot equations (`loc = 3`,
+    /// `i2' = i2`) recur in many clauses, and normalizing them is the costly part.
+    eqs: FxHashMap<(u64, u64), Term>,
 }
 
 impl EncodeCache {
@@ -122,7 +126,16 @@ impl EncodeCache {
                 .map(|ss| ss.iter().map(|s| a.state_pos[s]).collect())
                 .collect(),
             locals: FxHashMap::default(),
+            eqs: FxHashMap::default(),
         }
+    }
+
+    /// `mk_eq(a, b)`, made once per pair of arguments.
+    fn eq(&mut self, a: Term, b: Term) -> Term {
+        self.eqs
+            .entry((a.uid(), b.uid()))
+            .or_insert_with(|| mk_eq(a, b))
+            .clone()
     }
 
     /// The `n`-th local variable of sort `sort` of a clause in `role`.
@@ -296,10 +309,11 @@ impl TsAdapter {
         let loc = cache.loc;
         let mut bind =
             |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
-                let terms = if next { &cache.next } else { &cache.cur };
                 if let Some(l) = loc {
-                    conj.push(mk_eq(terms[l].clone(), self.loc_value(app.pred)));
+                    let slot = if next { &cache.next } else { &cache.cur }[l].clone();
+                    conj.push(cache.eq(slot, self.loc_value(app.pred)));
                 }
+                let terms = if next { &cache.next } else { &cache.cur };
                 let pos = &cache.slot_pos[app.pred.idx()];
                 for (arg, &j) in app.args.iter().zip(pos) {
                     let slot = terms[j].clone();
@@ -339,8 +353,9 @@ impl TsAdapter {
         }
         let (mut ni, mut nb) = (0, 0);
         let mut vars = vec![];
-        for v in c.vars() {
-            let t = match map.get(&v) {
+        for x in c.var_terms() {
+            let v = x.as_var().expect("a variable term");
+            let t = match map.get(v) {
                 Some(t) => t.clone(),
                 None => {
                     let n = match v.sort {
@@ -358,11 +373,11 @@ impl TsAdapter {
                     t
                 }
             };
-            vars.push((v, t));
+            vars.push((x, t));
         }
         conj.push(subst(&c.constraint, &map));
         for (s, a) in eqs {
-            conj.push(mk_eq(s, subst(&a, &map)));
+            conj.push(cache.eq(s, subst(&a, &map)));
         }
         Encoded {
             clause: id,
@@ -401,7 +416,7 @@ impl TsAdapter {
                 if eval_bool(&self.ts.at(&e.formula, i), vals) == Ok(true) {
                     let mut step_vals = Assignment::default();
                     for (v, t) in &e.vars {
-                        if let Ok(x) = eval(&self.ts.at(t, i), vals) {
+                        if let (Some(v), Ok(x)) = (v.as_var(), eval(&self.ts.at(t, i), vals)) {
                             step_vals.insert(v.clone(), x);
                         }
                     }

@@ -99,7 +99,12 @@ pub fn quote_command_names(input: &str) -> Cow<'_, str> {
                     i += 1;
                 }
                 let word = &input[start..i];
-                if !command_position && depth > 0 && COMMAND_NAMES.contains(&word) {
+                // every command name starts with one of these letters and has 3 to 21 bytes
+                let maybe = matches!(
+                    b[start],
+                    b'a' | b'c' | b'd' | b'e' | b'g' | b'p' | b'r' | b's'
+                ) && (3..=21).contains(&word.len());
+                if maybe && !command_position && depth > 0 && COMMAND_NAMES.contains(&word) {
                     let o = out.get_or_insert_with(|| String::with_capacity(input.len() + 16));
                     o.push_str(&input[copied..start]);
                     o.push('|');
@@ -123,6 +128,16 @@ pub fn quote_command_names(input: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prefilter_admits_every_command_name() {
+        for n in COMMAND_NAMES {
+            assert!(
+                b"acdegprs".contains(&n.as_bytes()[0]) && (3..=21).contains(&n.len()),
+                "{n}"
+            );
+        }
+    }
 
     #[test]
     fn only_names_outside_command_position_are_quoted() {

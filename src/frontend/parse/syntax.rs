@@ -100,6 +100,16 @@ pub(super) enum Cmd {
     Other(Box<concrete::Command>),
 }
 
+/// One command's arenas (see [`Syntax`]), when a command is kept for later.
+pub(super) struct Arenas {
+    pub nodes: Vec<Node>,
+    pub kids: Vec<TermId>,
+    pub pairs: Vec<(Sym, u32)>,
+    pub consts: Vec<Constant>,
+    pub qids: Vec<(Identifier<Sym>, Option<SortId>)>,
+    pub rare: Vec<Rare>,
+}
+
 /// The visitor and the arenas it fills.
 #[derive(Default)]
 pub(super) struct Syntax {
@@ -131,6 +141,41 @@ impl Syntax {
             s.intern(b.to_string());
         }
         s
+    }
+
+    /// The current command's arenas, moved out at their size (the arenas keep their
+    /// capacity for the next command).
+    pub fn take_arenas(&mut self) -> Arenas {
+        let a = Arenas {
+            nodes: self.nodes.clone(),
+            kids: self.kids.clone(),
+            pairs: self.pairs.clone(),
+            consts: self.consts.clone(),
+            qids: self.qids.clone(),
+            rare: std::mem::take(&mut self.rare),
+        };
+        self.clear_command();
+        a
+    }
+
+    /// Makes `a` the current command's arenas.
+    pub fn put_arenas(&mut self, a: Arenas) {
+        self.nodes = a.nodes;
+        self.kids = a.kids;
+        self.pairs = a.pairs;
+        self.consts = a.consts;
+        self.qids = a.qids;
+        self.rare = a.rare;
+    }
+
+    /// The sorts, in the order of their ids.
+    pub fn sorts(&self) -> &[(Identifier<Sym>, Vec<SortId>)] {
+        &self.sorts
+    }
+
+    /// Is `q` an index into [`Syntax::qids`] rather than a plain symbol?
+    pub fn is_complex(q: QId) -> bool {
+        q.0 & COMPLEX != 0
     }
 
     /// Forgets the current command's terms (symbols and sorts stay).

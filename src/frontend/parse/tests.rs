@@ -76,3 +76,69 @@ fn deeply_nested_implications_parse_in_linear_time() {
         );
     }
 }
+
+/// A CHC-COMP input of `n` asserts, over 1 MB (so parsed in groups on several threads when
+/// there are cores): new symbols all along, `let`, attributes, a quoted predicate name, a
+/// predicate declared halfway. `replace(i)` replaces the `i`-th assert's text when `Some`;
+/// with `keep`, every other assert is blanked out (same lines, small enough for one thread).
+fn big_input(n: usize, replace: &dyn Fn(usize) -> Option<String>, keep: Option<usize>) -> String {
+    let mut s = String::from(
+        "(set-logic HORN)\n(declare-fun p (Int Bool) Bool)\n(declare-fun |q r| (Int) Bool)\n",
+    );
+    for i in 0..n {
+        if i == n / 2 {
+            s += "(declare-fun late (Int) Bool)\n";
+        }
+        let c = if i > n / 2 && i % 7 == 0 {
+            format!("(assert (forall ((v{i} Int) (b Bool)) (=> (and (late v{i}) (! (p v{i} b) :named c{i})) (late (+ v{i} {i})))))\n")
+        } else {
+            format!("(assert\n  (forall ((x Int) (y{i} Int) (b Bool))\n    (let ((z (ite b x (- y{i} {i})))) (=> (and (p x b) (= y{i} (* 2 z))) (|q r| y{i})))))\n")
+        };
+        let c = replace(i).unwrap_or(c);
+        if keep.is_some_and(|k| k != i) {
+            s += &"\n".repeat(c.matches('\n').count());
+        } else {
+            s += &c;
+        }
+    }
+    s + "(check-sat)\n"
+}
+
+#[test]
+fn large_inputs_parse_as_each_clause_alone() {
+    let n = 10_000;
+    let s = big_input(n, &|_| None, None);
+    assert!(s.len() > 1 << 20);
+    let sys = parse(&s).unwrap();
+    assert_eq!(sys.clauses.len(), n);
+    for i in [0, 1, n / 3, n / 2 + 1, 5012, 2 * n / 3, n - 1] {
+        let alone = parse(&big_input(n, &|_| None, Some(i))).unwrap();
+        assert_eq!(alone.clauses.len(), 1, "{i}");
+        let (a, b) = (&sys.clauses[i], &alone.clauses[0]);
+        assert_eq!(a.line, b.line, "{i}");
+        assert_eq!(a.constraint, b.constraint, "{i}");
+        assert_eq!(a.body, b.body, "{i}");
+        assert_eq!(a.head, b.head, "{i}");
+    }
+}
+
+#[test]
+fn large_inputs_report_the_lines_of_errors() {
+    let n = 10_000;
+    let bad = [
+        // smt2parser's syntax error, on the assert's second line
+        "(assert\n (forall ((x Int) 3) (p x true)))\n",
+        // the converter's errors
+        "(assert\n (forall ((x Int)) (=> (undeclared x) (p x true))))\n",
+        "(assert (forall ((x Real)) (p 0 true)))\n",
+    ];
+    for b in bad {
+        for at in [n / 4, 3 * n / 4, n - 1] {
+            let replace = |i: usize| (i == at).then(|| b.to_string());
+            let e = parse(&big_input(n, &replace, None)).unwrap_err();
+            let alone = parse(&big_input(n, &replace, Some(at))).unwrap_err();
+            assert_eq!(e, alone, "{b} at {at}");
+            assert!(e.line > at, "{b} at {at}: {e}");
+        }
+    }
+}

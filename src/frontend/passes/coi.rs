@@ -3,7 +3,7 @@
 //! Predicates not derivable from the facts are interpreted as `false`, predicates that
 //! derive no query as `true`.
 
-use super::{BackTranslate, ClauseMap, Model, Origin, Pass};
+use super::{BackTranslate, ClauseMap, Model, Pass, Renamed};
 use crate::frontend::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::{mk_false, mk_true};
 use rustc_hash::FxHashSet;
@@ -106,7 +106,7 @@ impl Pass for ConeOfInfluence {
             let keep = enabled(c) && c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred));
             if keep {
                 out.clauses.push(c.clone());
-                origins.push(Origin::same(ClauseId(i as u32), c.body.len()));
+                origins.push(Renamed::same(ClauseId(i as u32), c.body.len()));
             }
         }
         let back = Back {

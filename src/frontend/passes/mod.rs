@@ -175,9 +175,40 @@ pub fn expand_cex(origins: &[Origin], old: &ChcSystem, c: Cex) -> Cex {
     out
 }
 
-/// Back-translation of a pass that rewrites clauses and keeps every predicate's meaning.
+/// Where a clause of a pass that rewrites clauses one by one comes from: one old clause,
+/// with its body applications in order and terms for the variables it eliminated (the
+/// [`Origin::renamed`] of the clause, in 16 bytes: large systems have one per clause and pass).
+pub struct Renamed {
+    pub clause: ClauseId,
+    pub body: u32,
+    pub map: Option<Box<FxHashMap<Var, Term>>>,
+}
+
+impl Renamed {
+    /// The old clause `c`, with `body` body applications and its variables given by `map`.
+    pub fn new(c: ClauseId, body: usize, map: FxHashMap<Var, Term>) -> Renamed {
+        Renamed {
+            clause: c,
+            body: body as u32,
+            map: (!map.is_empty()).then(|| Box::new(map)),
+        }
+    }
+
+    /// The old clause `c` itself.
+    pub fn same(c: ClauseId, body: usize) -> Renamed {
+        Renamed::new(c, body, FxHashMap::default())
+    }
+
+    pub fn origin(&self) -> Origin {
+        let map = self.map.as_deref().cloned().unwrap_or_default();
+        Origin::renamed(self.clause, self.body as usize, map)
+    }
+}
+
+/// Back-translation of a pass that rewrites clauses one by one and keeps every predicate's
+/// meaning.
 pub struct ClauseMap {
-    pub origins: Vec<Origin>,
+    pub origins: Vec<Renamed>,
     pub old: Arc<ChcSystem>,
 }
 
@@ -186,12 +217,21 @@ impl BackTranslate for ClauseMap {
         m
     }
     fn cex(&self, c: Cex) -> Cex {
-        expand_cex(&self.origins, &self.old, c)
+        let origins: Vec<Origin> = self.origins.iter().map(Renamed::origin).collect();
+        expand_cex(&origins, &self.old, c)
     }
 }
 
 /// The default pipeline, with the back-translators to apply in reverse.
 pub fn preprocess(sys: &ChcSystem) -> (ChcSystem, Vec<Box<dyn BackTranslate>>) {
+    let (out, backs) = preprocess_shared(Arc::new(sys.clone()));
+    let out = Arc::try_unwrap(out).unwrap_or_else(|shared| (*shared).clone());
+    (out, backs)
+}
+
+/// [`preprocess`] on a shared system: the first back-translator shares `sys`, and the result
+/// is shared with the back-translators when the last passes changed nothing (no copies).
+pub fn preprocess_shared(sys: Arc<ChcSystem>) -> (Arc<ChcSystem>, Vec<Box<dyn BackTranslate>>) {
     let passes: Vec<Box<dyn Pass>> = vec![
         Box::new(Simplify),
         Box::new(ConeOfInfluence),
@@ -199,25 +239,40 @@ pub fn preprocess(sys: &ChcSystem) -> (ChcSystem, Vec<Box<dyn BackTranslate>>) {
         Box::new(Simplify),
         Box::new(ConeOfInfluence),
     ];
-    // each back-translator shares the system its pass was given (no copy per pass)
-    let mut cur = Arc::new(sys.clone());
+    // each back-translator shares the system its pass was given; a pass that changed nothing
+    // leaves the system it was given in place, so that one copy serves it, its
+    // back-translator and the next pass
+    let mut cur = sys;
     let mut backs = vec![];
     for p in passes {
         let t = std::time::Instant::now();
         let (next, back) = p.apply(&cur);
+        let same = same_clauses(&cur, &next);
         log::debug!(
-            "pass {}: {} clauses -> {} in {:.3}s",
+            "pass {}: {} clauses -> {}{} in {:.3}s (heap {} MB)",
             p.name(),
             cur.clauses.len(),
             next.clauses.len(),
-            t.elapsed().as_secs_f64()
+            if same { " (unchanged)" } else { "" },
+            t.elapsed().as_secs_f64(),
+            crate::mem::used() >> 20
         );
-        cur = Arc::new(next);
+        if !same {
+            cur = Arc::new(next);
+        }
         backs.push(back);
     }
-    // the last back-translator holds the system before the last pass, not `cur`
-    let out = Arc::try_unwrap(cur).unwrap_or_else(|shared| (*shared).clone());
-    (out, backs)
+    (cur, backs)
+}
+
+/// Do the two systems have the same clauses, in the same order (terms compare by identity)?
+/// Predicates never change in a pass.
+fn same_clauses(a: &ChcSystem, b: &ChcSystem) -> bool {
+    a.preds.len() == b.preds.len()
+        && a.clauses.len() == b.clauses.len()
+        && a.clauses.iter().zip(&b.clauses).all(|(x, y)| {
+            x.line == y.line && x.constraint == y.constraint && x.body == y.body && x.head == y.head
+        })
 }
 
 /// Applies back-translators in reverse order to a model.

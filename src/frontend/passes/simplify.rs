@@ -1,7 +1,7 @@
 //! Simplification and constant propagation: eliminates clause variables defined by an
 //! equality conjunct (`v = t`, `b`, `not b`), and drops clauses whose constraint is false.
 
-use super::{BackTranslate, ClauseMap, Origin, Pass};
+use super::{BackTranslate, ClauseMap, Pass, Renamed};
 use crate::frontend::chc::{ChcSystem, Clause, ClauseId, PredApp};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -25,7 +25,7 @@ impl Pass for Simplify {
             if c.constraint.as_bool() == Some(false) {
                 continue;
             }
-            origins.push(Origin::renamed(ClauseId(i as u32), c.body.len(), defs));
+            origins.push(Renamed::new(ClauseId(i as u32), c.body.len(), defs));
             out.clauses.push(c);
         }
         let back = ClauseMap {
