@@ -229,6 +229,21 @@ impl<S: Clone> Arg<S> {
     }
 }
 
+#[cfg(test)]
+impl<S: Clone> Arg<S> {
+    pub fn test_expand(&mut self, n: NodeId) {
+        self.nodes[n.idx()].expanded = true;
+    }
+
+    pub fn test_cut(&mut self, n: NodeId) {
+        self.cut(n);
+    }
+
+    pub fn test_cover(&mut self, n: NodeId, by: NodeId) {
+        self.cover(n, by);
+    }
+}
+
 /// What an abstraction run found.
 pub enum Found {
     /// Nodes at the error location; none: the ARG is complete.

@@ -49,6 +49,8 @@ pub mod safety;
 pub mod search;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_itp;
 
 use crate::engine::Stop;
 use crate::frontend::passes::Model;
