@@ -320,6 +320,8 @@ pub struct Cegar {
     cfg: Config,
     counters: Counters,
     smt: SmtStats,
+    /// The safety interpolants at the end, per location (all `false` unless learned).
+    safe_sets: Vec<Term>,
 }
 
 impl Cegar {
@@ -328,6 +330,7 @@ impl Cegar {
             cfg,
             counters: Counters::default(),
             smt: SmtStats::default(),
+            safe_sets: vec![],
         }
     }
 
@@ -462,6 +465,7 @@ impl Cegar {
         c.error_itps = a.error.learned;
         c.jumps_tried = a.error.tried;
         c.jumps = a.error.jumps;
+        self.safe_sets = a.safety.sets().to_vec();
     }
 
     /// Engine-specific counters for `--stats`, plus the SMT counters.

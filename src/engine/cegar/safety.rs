@@ -69,6 +69,11 @@ impl SafetyItps {
         &self.sets[loc.idx()]
     }
 
+    /// `S(l)` for every location.
+    pub fn sets(&self) -> &[Term] {
+        &self.sets
+    }
+
     /// Can a node at `loc` be cut at all (`S(loc)` is not `false`)?
     pub fn active(&self, loc: Loc) -> bool {
         self.enabled && self.sets[loc.idx()].as_bool() != Some(false)

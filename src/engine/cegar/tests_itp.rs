@@ -134,6 +134,54 @@ fn seed_001_interpolations_answer_every_planted_problem() {
     assert!(PROBLEMS.len() >= 9);
 }
 
+/// Solves `text` with safety interpolants and full pruning, then checks with z3 that the
+/// safety interpolants are closed under every edge and exclude the error location; true
+/// when some interpolant is not `false`.
+fn check_closed_under_every_edge(name: &str, text: &str) -> bool {
+    let sys = crate::frontend::parse_str(text).unwrap();
+    let cfg = Config {
+        prune: Prune::Full,
+        itp: Interpolations::Safety,
+        ..Config::default()
+    };
+    let mut cegar = Cegar::new(cfg);
+    let answer = cegar.solve(&sys, &super::tests::engine_smt());
+    assert!(!matches!(answer, Answer::Unknown(_)), "{name}: {answer:?}");
+    let cfa = Cfa::new(&sys).unwrap();
+    let sets = &cegar.safe_sets;
+    assert_eq!(sets.len(), cfa.locs(), "{name}");
+    assert_eq!(sets[Loc::ERROR.idx()].as_bool(), Some(false), "{name}");
+    let mut smt = Smt::new(&super::tests::z3(), "test").unwrap();
+    for e in &cfa.edges {
+        let next = cfa.to_next(e.to, &sets[e.to.idx()]);
+        let leaves = [sets[e.from.idx()].clone(), e.op.clone(), mk_not(next)];
+        assert!(
+            !domain::sat(&mut smt, &leaves).unwrap(),
+            "{name}: S({:?}) = {} leaves along clause {:?} to S({:?}) = {}",
+            e.from,
+            sets[e.from.idx()],
+            e.clause,
+            e.to,
+            sets[e.to.idx()]
+        );
+    }
+    sets.iter().any(|s| s.as_bool() != Some(false))
+}
+
+#[test]
+fn safety_interpolants_are_closed_under_every_edge() {
+    let mut learned = 0;
+    learned += check_closed_under_every_edge("branch-sat", BRANCH_SAT) as usize;
+    learned += check_closed_under_every_edge("jump-unsat", JUMP_UNSAT) as usize;
+    for (name, text, _) in PROBLEMS {
+        learned += check_closed_under_every_edge(name, text) as usize;
+    }
+    assert!(
+        learned >= 2,
+        "only {learned} problems learned a safety interpolant"
+    );
+}
+
 #[test]
 fn the_closed_part_of_the_arg_is_what_never_reaches_an_open_node() {
     // root -> a -> b (b covered by a); root -> c -> e (e at the error location);
