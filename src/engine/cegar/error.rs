@@ -16,7 +16,9 @@
 //! applications of a real counterexample, found without the abstraction unrolling the
 //! suffix. Every `unsat` is such a chain, which the validator replays.
 //!
-//! Costs are bounded: at most [`MAX_ENTRIES`] suffixes per location (the oldest goes), and
+//! Costs are bounded: suffixes of one edge (the query alone) are not kept, since the
+//! abstraction takes that edge itself; at most [`MAX_ENTRIES`] suffixes per location (the
+//! oldest goes), and
 //! an entry is retired after [`MAX_FAILURES`] concrete checks that failed; a path prefix is
 //! never checked twice with the same entry.
 
@@ -106,7 +108,8 @@ impl ErrorItps {
             // the ops alone are satisfiable: the refiner's trace check decides, not us
             return Ok(());
         };
-        if i >= m {
+        if i + 1 >= m {
+            // no suffix, or the query alone: the abstraction takes that one edge itself
             return Ok(());
         }
         let loc = cfa.edge(edges[i - 1]).to;
