@@ -36,8 +36,9 @@
 //! Answers: safe with a model (per predicate, the disjunction of the `expr` of the ARG nodes
 //! at its location and of its safety interpolant, a formula over its parameters); unsafe
 //! with the chain of clause applications of a feasible trace (one the refiner checked, or
-//! a jump's prefix and error suffix, checked the same way). Not implemented: the combined prune-index strategies
-//! (Sect. 3.2.3, `MAX_PRUNE`, `MIN_PRUNE`); the command line does not offer them.
+//! a jump's prefix and error suffix, checked the same way). Not implemented: the combined
+//! prune-index strategies (Sect. 3.2.3, `MAX_PRUNE`, `MIN_PRUNE`); the command line does not
+//! offer them.
 
 pub mod arg;
 pub mod cfa;
