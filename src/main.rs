@@ -180,6 +180,12 @@ struct Cli {
     #[arg(long, value_name = "N")]
     cegar_max_cex: Option<usize>,
 
+    /// CEGAR's interpolants besides the refinement's (seed 001): plain (default), safety
+    /// (universal safety interpolants cut subtrees proven safe), error (existential error
+    /// interpolants jump to a counterexample), or safety-error.
+    #[arg(long, value_name = "ITP", value_enum)]
+    cegar_itp: Option<cegar::Interpolations>,
+
     /// More log on standard error: -v progress, -vv details, -vvv every solver command.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -202,6 +208,7 @@ fn cegar_config(cli: &Cli) -> Result<cegar::Config, String> {
         prune: cli.cegar_prune.unwrap_or(d.prune),
         max_enum: cli.cegar_max_enum.unwrap_or(d.max_enum),
         max_cex: cli.cegar_max_cex.unwrap_or(d.max_cex),
+        itp: cli.cegar_itp.unwrap_or(d.itp),
         ..d
     };
     if cli.cegar_max_cex.is_some() && c.refinement != cegar::Refinement::MultiSeq {

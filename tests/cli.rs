@@ -181,6 +181,7 @@ fn help_explains_every_option() {
         "--cegar-prune",
         "--cegar-max-enum",
         "--cegar-max-cex",
+        "--cegar-itp",
         "--verbose",
     ] {
         assert!(s.contains(opt), "--help does not mention {opt}");

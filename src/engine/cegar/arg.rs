@@ -4,9 +4,12 @@
 
 use super::cfa::{Cfa, EdgeId, Loc};
 use super::domain::Domain;
+use super::error::ErrorItps;
+use super::safety::SafetyItps;
 use super::search::Waitlist;
 use super::Search;
 use crate::engine::Stop;
+use crate::frontend::passes::Cex;
 use crate::smt::{KillSwitch, Smt};
 
 /// Index of a node in the ARG.
@@ -34,6 +37,9 @@ pub struct Node<S> {
     pub covers: Vec<NodeId>,
     /// All successors are in the ARG.
     pub expanded: bool,
+    /// Its state lies inside the location's safety interpolant: it needs no successors
+    /// ([`super::safety`]).
+    pub cut: bool,
     /// Not pruned.
     pub alive: bool,
 }
@@ -71,6 +77,7 @@ impl<S: Clone> Arg<S> {
             covered_by: None,
             covers: vec![],
             expanded: false,
+            cut: false,
             alive: true,
         });
         if self.by_loc.len() <= loc.idx() {
@@ -102,12 +109,50 @@ impl<S: Clone> Arg<S> {
             .filter(|n| self.nodes[n.idx()].alive)
     }
 
-    /// Live nodes neither expanded nor covered.
+    /// Live nodes neither expanded, covered nor cut.
     pub fn unmarked(&self) -> impl Iterator<Item = NodeId> + '_ {
         (0..self.nodes.len() as u32).map(NodeId).filter(|&n| {
             let x = &self.nodes[n.idx()];
-            x.alive && !x.expanded && x.covered_by.is_none()
+            x.alive && !x.expanded && x.covered_by.is_none() && !x.cut
         })
+    }
+
+    /// Per node, whether it is *closed*: live, not at the error location, and expanded with
+    /// closed children, covered by a closed node, or cut (the greatest such set). The
+    /// states of the closed nodes at each location, with the safety interpolants, are
+    /// closed under every edge and never reach the error location (seed 001's *full*
+    /// safety interpolants).
+    pub fn closed(&self) -> Vec<bool> {
+        let mut open = vec![false; self.nodes.len()];
+        let mut stack = vec![];
+        for (i, x) in self.nodes.iter().enumerate() {
+            let done = x.loc != Loc::ERROR && (x.expanded || x.covered_by.is_some() || x.cut);
+            if !x.alive || !done {
+                open[i] = true;
+                if x.alive {
+                    stack.push(NodeId(i as u32));
+                }
+            }
+        }
+        while let Some(m) = stack.pop() {
+            let x = &self.nodes[m.idx()];
+            let mut opened = vec![];
+            if let Some((p, _)) = x.parent {
+                opened.push(p);
+            }
+            opened.extend(
+                x.covers
+                    .iter()
+                    .filter(|c| self.nodes[c.idx()].covered_by == Some(m)),
+            );
+            for o in opened {
+                if !open[o.idx()] {
+                    open[o.idx()] = true;
+                    stack.push(o);
+                }
+            }
+        }
+        open.into_iter().map(|o| !o).collect()
     }
 
     /// The path from the root to `n`: its nodes (root first) and the edges between them.
@@ -174,24 +219,57 @@ impl<S: Clone> Arg<S> {
         }
     }
 
+    fn cut(&mut self, n: NodeId) {
+        self.nodes[n.idx()].cut = true;
+    }
+
     fn cover(&mut self, n: NodeId, by: NodeId) {
         self.nodes[n.idx()].covered_by = Some(by);
         self.nodes[by.idx()].covers.push(n);
     }
 }
 
-/// Alg. 1: expands the ARG from its unmarked nodes in the order of the search strategy.
+#[cfg(test)]
+impl<S: Clone> Arg<S> {
+    pub fn test_expand(&mut self, n: NodeId) {
+        self.nodes[n.idx()].expanded = true;
+    }
+
+    pub fn test_cut(&mut self, n: NodeId) {
+        self.cut(n);
+    }
+
+    pub fn test_cover(&mut self, n: NodeId, by: NodeId) {
+        self.cover(n, by);
+    }
+}
+
+/// What an abstraction run found.
+pub enum Found {
+    /// Nodes at the error location; none: the ARG is complete.
+    Errors(Vec<NodeId>),
+    /// A counterexample, by a jump along an error suffix ([`super::error`]).
+    Cex(Cex),
+}
+
+/// Alg. 1: expands the ARG from its unmarked nodes in the order of the search strategy;
+/// with seed 001's interpolants, a node inside its location's safety interpolant is cut,
+/// and one that meets an error interpolant tries the jump first.
 pub struct Abstractor {
     waitlist: Waitlist,
     /// Coverings made.
     pub covered: usize,
+    pub safety: SafetyItps,
+    pub error: ErrorItps,
 }
 
 impl Abstractor {
-    pub fn new(search: Search, cfa: &Cfa) -> Abstractor {
+    pub fn new(search: Search, cfa: &Cfa, safety: SafetyItps, error: ErrorItps) -> Abstractor {
         Abstractor {
             waitlist: Waitlist::new(search, cfa),
             covered: 0,
+            safety,
+            error,
         }
     }
 
@@ -206,7 +284,7 @@ impl Abstractor {
 
     /// Expands until `errors` nodes at the error location exist (returned) or no node is
     /// unmarked but the error nodes (the ones found returned); none returned: the ARG is
-    /// complete.
+    /// complete. A jump's counterexample ends the run.
     pub fn run<D: Domain>(
         &mut self,
         arg: &mut Arg<D::State>,
@@ -215,14 +293,14 @@ impl Abstractor {
         smt: &mut Smt,
         kill: &KillSwitch,
         errors_wanted: usize,
-    ) -> Result<Vec<NodeId>, Stop> {
+    ) -> Result<Found, Stop> {
         let mut errors = vec![];
         while let Some(n) = self.waitlist.pop() {
             if kill.is_killed() {
                 return Err(Stop::Killed);
             }
             let x = arg.node(n);
-            if !x.alive || x.expanded || x.covered_by.is_some() {
+            if !x.alive || x.expanded || x.covered_by.is_some() || x.cut {
                 continue;
             }
             if x.loc == Loc::ERROR {
@@ -230,7 +308,7 @@ impl Abstractor {
                     errors.push(n);
                 }
                 if errors.len() >= errors_wanted {
-                    return Ok(errors);
+                    return Ok(Found::Errors(errors));
                 }
                 continue;
             }
@@ -252,6 +330,18 @@ impl Abstractor {
             if covered {
                 continue;
             }
+            // seed 001: inside the safety interpolant, or a jump to a counterexample
+            if self.safety.active(loc)
+                && self
+                    .safety
+                    .cuts(smt, loc, &dom.expr(cfa, loc, &arg.node(n).state))?
+            {
+                arg.cut(n);
+                continue;
+            }
+            if let Some(cex) = self.error.jump(arg, dom, cfa, smt, n)? {
+                return Ok(Found::Cex(cex));
+            }
             // expand: every successor along every edge
             let state = arg.node(n).state.clone();
             for &e in &cfa.out[loc.idx()] {
@@ -266,9 +356,9 @@ impl Abstractor {
             }
             arg.nodes[n.idx()].expanded = true;
             if errors.len() >= errors_wanted {
-                return Ok(errors);
+                return Ok(Found::Errors(errors));
             }
         }
-        Ok(errors)
+        Ok(Found::Errors(errors))
     }
 }

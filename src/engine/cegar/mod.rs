@@ -19,20 +19,40 @@
 //! | Sect. 3.2.1, backward binary interpolation | [`Refinement::BwBinItp`] |
 //! | Sect. 3.2.2, Alg. 5, multiple counterexamples | [`Refinement::MultiSeq`] |
 //!
+//! With Tian, Duan, Duan & Ong, *More effective interpolations in software model checking*
+//! (ASE 2017, seed 001), switched on by [`Interpolations`]:
+//!
+//! | seed 001 | here |
+//! | --- | --- |
+//! | reachability interpolants (r-interp) | the refinement's, as above |
+//! | universal safety interpolant `(F, IS)` at a location, Def. 2 | [`safety::SafetyItps`]: `S(l)`, checked safe (closed under every edge, `false` at the error location) |
+//! | `F = full`: every successor's interpolant full | [`arg::Arg::closed`]: the ARG's closed nodes, all successors (or the coverer) closed |
+//! | update of `IS` by `craig(pf(s0..si), pf(si, ei, si+1) /\ not IS(si+1))` | [`safety::SafetyItps::learn`]: `craig(S(l) \/ C(l), \/_e op(e) /\ not S'(l'))` over every edge out of `l`, before each pruning |
+//! | use: `pf(s0..si) => IS(l)`, the subtree is safe | the node's state implies `S(l)`: cut, not expanded ([`arg::Node::cut`]); `S` joins the model |
+//! | existential error interpolant `IE`, Def. 3, from the maximal feasible suffix | [`error::ErrorItps::learn`]: `craig(o(i+1)..om, o1..oi)` at `li`, kept with the suffix `e(i+1)..em` |
+//! | use: `pf(s0..si) => IE(l)`, unsafe | the node's state meets the interpolant: the path to it plus the suffix is checked concretely and a model is the counterexample ([`error::ErrorItps::jump`], [`arg::Found::Cex`]) |
+//! | Sect. IV, CFG pruning and weight-guided search | not implemented ([`Search::Err`] orders by error distance) |
+//!
 //! Answers: safe with a model (per predicate, the disjunction of the `expr` of the ARG nodes
-//! at its location, a formula over its parameters); unsafe with the chain of clause
-//! applications of a feasible trace. Not implemented: the combined prune-index strategies
-//! (Sect. 3.2.3, `MAX_PRUNE`, `MIN_PRUNE`); the command line does not offer them.
+//! at its location and of its safety interpolant, a formula over its parameters); unsafe
+//! with the chain of clause applications of a feasible trace (one the refiner checked, or
+//! a jump's prefix and error suffix, checked the same way). Not implemented: the combined
+//! prune-index strategies (Sect. 3.2.3, `MAX_PRUNE`, `MIN_PRUNE`); the command line does not
+//! offer them.
 
 pub mod arg;
 pub mod cfa;
 pub mod domain;
+pub mod error;
 pub mod expl;
 pub mod pred;
 pub mod refine;
+pub mod safety;
 pub mod search;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_itp;
 
 use crate::engine::Stop;
 use crate::frontend::passes::Model;
@@ -41,10 +61,12 @@ use crate::interp::{Backend, InterpConfig, Interpolator};
 use crate::logic::*;
 use crate::smt::{Smt, SmtStats, SolverConfig};
 pub use crate::spacer::Answer;
-use arg::{Abstractor, Arg};
+use arg::{Abstractor, Arg, Found};
 use cfa::{Cfa, Loc};
 use domain::Domain;
+use error::ErrorItps;
 use refine::{Outcome, Refiner};
+use safety::SafetyItps;
 use std::fmt;
 use std::str::FromStr;
 
@@ -155,6 +177,29 @@ pub enum Prune {
     Full,
 }
 
+/// Seed 001's interpolants besides the refinement's (reachability) ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Interpolations {
+    /// The refinement's only (the default; seed 001's `R`).
+    Plain,
+    /// Universal safety interpolants that cut nodes whose subtrees are proven safe (`R+S`).
+    Safety,
+    /// Existential error interpolants that jump to a counterexample (`R+E`).
+    Error,
+    /// Both (`R+S+E`).
+    SafetyError,
+}
+
+impl Interpolations {
+    fn safety(self) -> bool {
+        matches!(self, Interpolations::Safety | Interpolations::SafetyError)
+    }
+
+    fn error(self) -> bool {
+        matches!(self, Interpolations::Error | Interpolations::SafetyError)
+    }
+}
+
 /// CEGAR settings.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -176,6 +221,8 @@ pub struct Config {
     /// `multi-seq` only: the abstraction stops after this many error nodes; 0 means it
     /// explores everything (default: 16).
     pub max_cex: usize,
+    /// Seed 001's safety and error interpolants (default: `plain`, none).
+    pub itp: Interpolations,
     /// Interpolation backends in order of preference (default: SMTInterpol, z3, yices, own,
     /// cvc5: proof-based interpolants first, which generalize better than projections).
     pub backends: Vec<Backend>,
@@ -194,6 +241,7 @@ impl Default for Config {
             prune: Prune::Lazy,
             max_enum: 1,
             max_cex: 16,
+            itp: Interpolations::Plain,
             backends: vec![
                 Backend::SmtInterpol,
                 Backend::Z3,
@@ -260,12 +308,22 @@ pub struct Counters {
     pub precision: usize,
     /// Refinements that fell back to sequence interpolants.
     pub fallbacks: usize,
+    /// Seed 001: safety interpolants learned (per location and update), nodes cut by them.
+    pub safety_itps: usize,
+    pub cuts: usize,
+    /// Seed 001: error interpolants learned, jumps tried (concrete checks), jumps that found
+    /// the counterexample.
+    pub error_itps: usize,
+    pub jumps_tried: usize,
+    pub jumps: usize,
 }
 
 pub struct Cegar {
     cfg: Config,
     counters: Counters,
     smt: SmtStats,
+    /// The safety interpolants at the end, per location (all `false` unless learned).
+    safe_sets: Vec<Term>,
 }
 
 impl Cegar {
@@ -274,6 +332,7 @@ impl Cegar {
             cfg,
             counters: Counters::default(),
             smt: SmtStats::default(),
+            safe_sets: vec![],
         }
     }
 
@@ -292,13 +351,14 @@ impl Cegar {
         let cfa = Cfa::new(sys).ok_or_else(|| Stop::Unsupported("non-linear clauses".into()))?;
         let c = &self.cfg;
         log::info!(
-            "cegar: {:?} domain, {:?} refinement, {} search, {:?} split, {:?} precision, {:?} pruning",
+            "cegar: {:?} domain, {:?} refinement, {} search, {:?} split, {:?} precision, {:?} pruning, {:?} interpolations",
             c.domain,
             c.refinement,
             c.search,
             c.split,
             c.precision,
-            c.prune
+            c.prune,
+            c.itp
         );
         let mut smt = Smt::new(smt_cfg, "cegar")?;
         let mut icfg = InterpConfig::find(&self.cfg.backends, &smt_cfg.kill);
@@ -337,7 +397,9 @@ impl Cegar {
         smt_cfg: &SolverConfig,
     ) -> Result<Answer, Stop> {
         let mut arg = Arg::new(dom.init());
-        let mut abstractor = Abstractor::new(self.cfg.search, cfa);
+        let safety = SafetyItps::new(cfa, self.cfg.itp.safety());
+        let error = ErrorItps::new(cfa, self.cfg.itp.error());
+        let mut abstractor = Abstractor::new(self.cfg.search, cfa, safety, error);
         abstractor.restart(&arg);
         let mut refiner = Refiner::new(&self.cfg);
         loop {
@@ -351,12 +413,23 @@ impl Cegar {
                 Refinement::MultiSeq => self.cfg.max_cex,
                 _ => 1,
             };
-            let found = abstractor.run(&mut arg, &mut dom, cfa, smt, &smt_cfg.kill, errors)?;
+            let found = abstractor.run(&mut arg, &mut dom, cfa, smt, &smt_cfg.kill, errors);
             self.counters.nodes = arg.created();
             self.counters.covered = abstractor.covered;
+            self.count(&abstractor);
+            let found = match found? {
+                Found::Cex(cex) => return Ok(Answer::Unsafe(cex)),
+                Found::Errors(found) => found,
+            };
             if found.is_empty() {
                 self.counters.precision = dom.precision_size();
-                return Ok(Answer::Safe(model(sys, cfa, &arg, &dom)));
+                return Ok(Answer::Safe(model(
+                    sys,
+                    cfa,
+                    &arg,
+                    &dom,
+                    &abstractor.safety,
+                )));
             }
             if self
                 .cfg
@@ -371,6 +444,12 @@ impl Cegar {
                 Outcome::Cex(cex) => return Ok(Answer::Unsafe(cex)),
                 Outcome::Refined { prune_at } => {
                     self.counters.refinements += 1;
+                    // seed 001: learn from the ARG before pruning, and from the refuted paths
+                    abstractor.safety.learn(&arg, &dom, cfa, smt, itp)?;
+                    for edges in &refiner.infeasible {
+                        abstractor.error.learn(smt, itp, cfa, edges)?;
+                    }
+                    self.count(&abstractor);
                     match self.cfg.prune {
                         Prune::Lazy => prune_at.into_iter().for_each(|n| arg.prune_below_parent(n)),
                         Prune::Full => arg.prune_all(),
@@ -381,10 +460,20 @@ impl Cegar {
         }
     }
 
+    fn count(&mut self, a: &Abstractor) {
+        let c = &mut self.counters;
+        c.safety_itps = a.safety.learned;
+        c.cuts = a.safety.cuts;
+        c.error_itps = a.error.learned;
+        c.jumps_tried = a.error.tried;
+        c.jumps = a.error.jumps;
+        self.safe_sets = a.safety.sets().to_vec();
+    }
+
     /// Engine-specific counters for `--stats`, plus the SMT counters.
     pub fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
         let c = &self.counters;
-        let counters = vec![
+        let mut counters = vec![
             ("iterations", c.iterations.to_string()),
             ("arg-nodes", c.nodes.to_string()),
             ("covered", c.covered.to_string()),
@@ -392,22 +481,39 @@ impl Cegar {
             ("precision", c.precision.to_string()),
             ("seq-itp-fallbacks", c.fallbacks.to_string()),
         ];
+        if self.cfg.itp != Interpolations::Plain {
+            counters.extend([
+                ("safety-itps", c.safety_itps.to_string()),
+                ("safety-cuts", c.cuts.to_string()),
+                ("error-itps", c.error_itps.to_string()),
+                ("jumps-tried", c.jumps_tried.to_string()),
+                ("jumps", c.jumps.to_string()),
+            ]);
+        }
         (counters, self.smt)
     }
 }
 
-/// The model of a complete ARG: per predicate, the disjunction of `expr` of its nodes, over
-/// its parameters (a predicate without nodes is `false`).
-fn model<D: Domain>(sys: &ChcSystem, cfa: &Cfa, arg: &Arg<D::State>, dom: &D) -> Model {
+/// The model of a complete ARG: per predicate, the disjunction of `expr` of its nodes and
+/// of its safety interpolant (closed under every edge), over its parameters (a predicate
+/// without nodes or safety interpolant is `false`).
+fn model<D: Domain>(
+    sys: &ChcSystem,
+    cfa: &Cfa,
+    arg: &Arg<D::State>,
+    dom: &D,
+    safety: &SafetyItps,
+) -> Model {
     sys.pred_ids()
         .map(|p| {
             let l = Loc::of(p);
-            let f = mk_or(
-                arg.nodes_at(l)
-                    .map(|n| cfa.to_params(l, &dom.expr(cfa, l, &arg.node(n).state)))
-                    .collect(),
-            );
-            (p, f)
+            let mut ds: Vec<Term> = arg
+                .nodes_at(l)
+                .filter(|&n| !arg.node(n).cut)
+                .map(|n| dom.expr(cfa, l, &arg.node(n).state))
+                .collect();
+            ds.push(safety.at(l).clone());
+            (p, cfa.to_params(l, &mk_or(ds)))
         })
         .collect()
 }

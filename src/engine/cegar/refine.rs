@@ -50,6 +50,9 @@ pub struct Refiner {
     /// Refinements where the strategy's refutation added nothing and sequence interpolants
     /// were used instead.
     pub fallbacks: usize,
+    /// The edges of the infeasible counterexamples of the last call (for the error
+    /// interpolants, [`super::error`]).
+    pub infeasible: Vec<Vec<EdgeId>>,
 }
 
 impl Refiner {
@@ -57,6 +60,7 @@ impl Refiner {
         Refiner {
             refinement: cfg.refinement,
             fallbacks: 0,
+            infeasible: vec![],
         }
     }
 
@@ -72,6 +76,7 @@ impl Refiner {
         errs: &[NodeId],
     ) -> Result<Outcome, Stop> {
         let mut traces = vec![];
+        self.infeasible.clear();
         for &err in errs {
             let t = Trace::new(arg, dom, cfa, err);
             if let Some(model) = feasible(smt, &t.parts)? {
@@ -82,6 +87,7 @@ impl Refiner {
                     "cegar: a one-edge counterexample is infeasible (a bug)".into(),
                 ));
             }
+            self.infeasible.push(t.edges.clone());
             traces.push(t);
         }
         if self.refinement == Refinement::MultiSeq {
@@ -229,7 +235,7 @@ impl Trace {
 }
 
 /// A model of `/\ parts` (every variable), or `None` when unsatisfiable.
-fn feasible(smt: &mut Smt, parts: &[Term]) -> Result<Option<Assignment>, Stop> {
+pub fn feasible(smt: &mut Smt, parts: &[Term]) -> Result<Option<Assignment>, Stop> {
     let mut vars: Vec<Var> = vec![];
     let mut seen = FxHashSet::default();
     for p in parts {
@@ -254,7 +260,7 @@ fn feasible(smt: &mut Smt, parts: &[Term]) -> Result<Option<Assignment>, Stop> {
 }
 
 /// The chain of clause applications of a model of the trace along `edges`.
-fn concrete(cfa: &Cfa, edges: &[EdgeId], model: &Assignment) -> Result<Cex, Stop> {
+pub fn concrete(cfa: &Cfa, edges: &[EdgeId], model: &Assignment) -> Result<Cex, Stop> {
     let mut steps = vec![];
     for (i, &e) in edges.iter().enumerate() {
         let edge = cfa.edge(e);

@@ -8,7 +8,7 @@ use crate::smt::{find_solver, KillSwitch, SolverKind};
 use crate::{solve_str, validate, Options, Verdict};
 use std::time::Duration;
 
-fn z3() -> SolverConfig {
+pub(super) fn z3() -> SolverConfig {
     SolverConfig::new(
         SolverKind::Z3,
         find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
@@ -16,7 +16,7 @@ fn z3() -> SolverConfig {
 }
 
 /// The engines' solver: yices when installed, as in the default configuration.
-fn engine_smt() -> SolverConfig {
+pub(super) fn engine_smt() -> SolverConfig {
     match find_solver(SolverKind::Yices, None) {
         Ok(p) => SolverConfig::new(SolverKind::Yices, p),
         Err(_) => z3(),
@@ -24,7 +24,7 @@ fn engine_smt() -> SolverConfig {
 }
 
 /// The planted problems: name, text, expected answer.
-const PROBLEMS: &[(&str, &str, &str)] = &[
+pub(super) const PROBLEMS: &[(&str, &str, &str)] = &[
     (
         "counter-sat",
         include_str!("../../../bench-chc/cegar/counter-sat.smt2"),
@@ -83,6 +83,16 @@ fn problem(name: &str) -> (&'static str, &'static str) {
 /// Runs CEGAR with `cfg` on `text` for at most `secs` seconds; returns the answer word after
 /// validating any witness against the system it was given (a rejected one panics).
 fn run(name: &str, text: &str, cfg: &Config, secs: u64) -> &'static str {
+    run_counting(name, text, cfg, secs).0
+}
+
+/// [`run`], with the engine's counters.
+pub(super) fn run_counting(
+    name: &str,
+    text: &str,
+    cfg: &Config,
+    secs: u64,
+) -> (&'static str, Counters) {
     let sys = parse_str(text).unwrap();
     let kill = KillSwitch::new();
     let smt = SolverConfig {
@@ -99,10 +109,11 @@ fn run(name: &str, text: &str, cfg: &Config, secs: u64) -> &'static str {
             kill.kill_all();
         })
     };
-    let answer = Cegar::new(cfg.clone()).solve(&sys, &smt);
+    let mut cegar = Cegar::new(cfg.clone());
+    let answer = cegar.solve(&sys, &smt);
     kill.kill_all();
     timer.join().unwrap();
-    match answer {
+    let word = match answer {
         Answer::Safe(m) => {
             validate::check_model(&sys, &m, &z3(), None)
                 .unwrap_or_else(|e| panic!("{name} {cfg:?}: model rejected: {e}\n{m:?}"));
@@ -117,7 +128,8 @@ fn run(name: &str, text: &str, cfg: &Config, secs: u64) -> &'static str {
             log::info!("{name}: unknown ({why})");
             "unknown"
         }
-    }
+    };
+    (word, cegar.counters)
 }
 
 fn cfg(domain: DomainKind, refinement: Refinement) -> Config {
@@ -129,7 +141,7 @@ fn cfg(domain: DomainKind, refinement: Refinement) -> Config {
 }
 
 /// `cfg` must answer every problem of `solves` correctly, and no other one wrongly.
-fn check_config(cfg: &Config, solves: &[&str]) {
+pub(super) fn check_config(cfg: &Config, solves: &[&str]) {
     let mut failures = vec![];
     for (name, text, expected) in PROBLEMS {
         let must = solves.contains(name);
@@ -145,7 +157,7 @@ fn check_config(cfg: &Config, solves: &[&str]) {
 }
 
 /// What explicit values can prove: finitely many values of the relevant variables.
-const EXPL_SOLVES: &[&str] = &[
+pub(super) const EXPL_SOLVES: &[&str] = &[
     "counter-sat",
     "counter-unsat",
     "flags-sat",
@@ -154,7 +166,7 @@ const EXPL_SOLVES: &[&str] = &[
 ];
 
 /// Everything.
-const PRED_SOLVES: &[&str] = &[
+pub(super) const PRED_SOLVES: &[&str] = &[
     "locs-sat",
     "counter-sat",
     "counter-unsat",
