@@ -34,7 +34,7 @@ mod encode;
 pub mod global;
 mod search;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::engine::pdr::generalize::Steps;
 use crate::engine::Stop;

@@ -9,7 +9,7 @@ use crate::smt::{find_solver, SolverKind};
 use crate::{solve_str, validate, witness, Options, Verdict};
 use std::time::Duration;
 
-pub(super) fn z3() -> SolverConfig {
+pub(crate) fn z3() -> SolverConfig {
     SolverConfig::new(
         SolverKind::Z3,
         find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
@@ -17,7 +17,7 @@ pub(super) fn z3() -> SolverConfig {
 }
 
 /// The engines' solver: yices when installed, as in the default configuration.
-pub(super) fn engine_smt() -> SolverConfig {
+pub(crate) fn engine_smt() -> SolverConfig {
     match find_solver(SolverKind::Yices, None) {
         Ok(p) => SolverConfig::new(SolverKind::Yices, p),
         Err(_) => z3(),

@@ -4,24 +4,12 @@
 
 use super::*;
 use crate::frontend::parse_str;
-use crate::smt::{find_solver, KillSwitch, SolverKind};
+use crate::smt::KillSwitch;
 use crate::{solve_str, validate, Options, Verdict};
 use std::time::Duration;
 
-pub(super) fn z3() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
-
-/// The engines' solver: yices when installed, as in the default configuration.
-pub(super) fn engine_smt() -> SolverConfig {
-    match find_solver(SolverKind::Yices, None) {
-        Ok(p) => SolverConfig::new(SolverKind::Yices, p),
-        Err(_) => z3(),
-    }
-}
+/// The solvers of Spacer's tests: z3, and the engines' solver (yices when installed).
+pub(super) use crate::spacer::tests::{engine_smt, z3};
 
 /// The planted problems: name, text, expected answer.
 pub(super) const PROBLEMS: &[(&str, &str, &str)] = &[
