@@ -91,7 +91,7 @@ impl Clause {
     /// visits each shared node once; `None` when a term binds variables.
     fn var_leaves(&self) -> Option<Vec<Term>> {
         let mut vars = vec![];
-        let mut seen: FxHashSet<u64> = FxHashSet::default();
+        let mut seen: FxHashSet<u64> = FxHashSet::with_capacity_and_hasher(128, Default::default());
         let mut stack: Vec<&Term> = vec![];
         let args = self
             .body
@@ -107,7 +107,7 @@ impl Clause {
                 match t.get() {
                     TermNode::Var(_) => vars.push(t.clone()),
                     TermNode::Exists(..) => return None,
-                    _ => stack.extend(t.children().into_iter().rev()),
+                    n => n.push_children_rev(&mut stack),
                 }
             }
         }

@@ -79,8 +79,24 @@ pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
 
 /// Parses a whole input in either format: the systems to solve and the commands around them.
 pub fn parse_script(input: &str) -> Result<Script, InputError> {
-    let quoted = names::quote_command_names(input);
-    let mut commands = split_commands(quoted.as_bytes())?;
+    // Both scan the whole input: on a large one, side by side. The commands of the input are
+    // those of the quoted text when nothing needed quoting (the common case).
+    let (quoted, split) = if input.len() >= chunks::PARALLEL_FROM {
+        std::thread::scope(|scope| {
+            let split = scope.spawn(|| split_commands(input.as_bytes()));
+            let quoted = names::quote_command_names(input);
+            let split = split
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            (quoted, Some(split))
+        })
+    } else {
+        (names::quote_command_names(input), None)
+    };
+    let mut commands = match (&quoted, split) {
+        (std::borrow::Cow::Borrowed(_), Some(split)) => split?,
+        _ => split_commands(quoted.as_bytes())?,
+    };
     let (format, translated, queries) = if fixedpoint::is_fixedpoint(&quoted, &commands) {
         let t = fixedpoint::translate(&quoted, &commands)?;
         commands = split_commands(t.text.as_bytes())?;
@@ -294,7 +310,18 @@ impl Parser<'_> {
                 continue;
             }
             while delivered[i].is_none() {
-                let (j, chunk) = rx.recv().expect("the parsing threads ended early");
+                let received = match rx.try_recv() {
+                    Ok(r) => r,
+                    Err(_) => match groups.claim() {
+                        // a worker parses group i: parse a later one meanwhile
+                        Some(j) => {
+                            delivered[j] = Some(groups.parse(j));
+                            continue;
+                        }
+                        None => rx.recv().expect("the parsing threads ended early"),
+                    },
+                };
+                let (j, chunk) = received;
                 let chunk = chunk.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 delivered[j] = Some(chunk);
             }

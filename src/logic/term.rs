@@ -276,6 +276,22 @@ impl TermNode {
     }
 
     /// The direct sub-terms.
+    /// Pushes the children on `stack`, last first, so that they pop in order (what
+    /// `children()` gives, without a vector per node on hot walks).
+    pub fn push_children_rev<'a>(&'a self, stack: &mut Vec<&'a Term>) {
+        match self {
+            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => {}
+            TermNode::Not(t) | TermNode::Div(t, _) | TermNode::Mod(t, _) => stack.push(t),
+            TermNode::Exists(_, t) => stack.push(t),
+            TermNode::And(ts) | TermNode::Or(ts) => stack.extend(ts.iter().rev()),
+            TermNode::Ite(c, t, e) => stack.extend([e, t, c]),
+            TermNode::Iff(a, b) => stack.extend([b, a]),
+            TermNode::Lin(l) | TermNode::Le(l) | TermNode::EqZ(l) => {
+                stack.extend(l.terms.iter().rev().map(|(t, _)| t))
+            }
+        }
+    }
+
     pub fn children(&self) -> Vec<&Term> {
         match self {
             TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => vec![],
@@ -717,26 +733,25 @@ pub fn free_vars(t: &Term) -> Vec<Var> {
     let mut out = vec![];
     let mut seen_vars: FxHashSet<Var> = FxHashSet::default();
     let mut seen: FxHashSet<u64> = FxHashSet::default();
-    let mut stack = vec![t.clone()];
+    let mut stack: Vec<&Term> = vec![t];
     while let Some(t) = stack.pop() {
         if !seen.insert(t.uid()) {
             continue;
         }
-        if let TermNode::Var(v) = t.get() {
-            if seen_vars.insert(v.clone()) {
-                out.push(v.clone());
-            }
-        }
-        if let TermNode::Exists(vs, body) = t.get() {
-            for v in free_vars(body) {
-                if !vs.contains(&v) && seen_vars.insert(v.clone()) {
-                    out.push(v);
+        match t.get() {
+            TermNode::Var(v) => {
+                if seen_vars.insert(v.clone()) {
+                    out.push(v.clone());
                 }
             }
-            continue;
-        }
-        for c in t.children().into_iter().rev() {
-            stack.push(c.clone());
+            TermNode::Exists(vs, body) => {
+                for v in free_vars(body) {
+                    if !vs.contains(&v) && seen_vars.insert(v.clone()) {
+                        out.push(v);
+                    }
+                }
+            }
+            n => n.push_children_rev(&mut stack),
         }
     }
     out

@@ -93,6 +93,11 @@ struct EncodeCache {
     default_cur: Vec<Term>,
     default_next: Vec<Term>,
     slot_pos: Vec<Vec<usize>>,
+    /// `loc = n` of each predicate, now and next (by predicate index), made on first use.
+    at_loc: [Vec<Option<Term>>; 2],
+    /// The `s = default` equations of the slots each predicate leaves unused, now and next
+    /// (by predicate index), made on first use.
+    unused: [Vec<Option<Vec<Term>>>; 2],
     locals: FxHashMap<(u8, bool, usize), Term>,
     /// `mk_eq` by the uids of its arguments: the same slot equations (`loc = 3`,
     /// `i2' = i2`) recur in many clauses, and normalizing them is the costly part.
@@ -125,9 +130,44 @@ impl EncodeCache {
                 .iter()
                 .map(|ss| ss.iter().map(|s| a.state_pos[s]).collect())
                 .collect(),
+            at_loc: [vec![None; a.loc_of.len()], vec![None; a.loc_of.len()]],
+            unused: [vec![None; a.loc_of.len()], vec![None; a.loc_of.len()]],
             locals: FxHashMap::default(),
             eqs: FxHashMap::default(),
         }
+    }
+
+    /// `loc = n` (or `loc' = n`) for predicate `p` at location value `n`.
+    fn at_loc(&mut self, p: PredId, n: usize, next: bool) -> Term {
+        if let Some(t) = &self.at_loc[next as usize][p.idx()] {
+            return t.clone();
+        }
+        let l = self.loc.expect("a location variable");
+        let slot = if next { &self.next } else { &self.cur }[l].clone();
+        let t = mk_eq(slot, mk_int(n as i64));
+        self.at_loc[next as usize][p.idx()] = Some(t.clone());
+        t
+    }
+
+    /// The `s = default` equations of the slots other than the location that `p` leaves
+    /// unused, now or next.
+    fn unused(&mut self, p: PredId, next: bool) -> &[Term] {
+        let (loc, pos) = (self.loc, &self.slot_pos[p.idx()]);
+        let defaults = if next {
+            &self.default_next
+        } else {
+            &self.default_cur
+        };
+        self.unused[next as usize][p.idx()].get_or_insert_with(|| {
+            let mut used = vec![false; defaults.len()];
+            for &j in pos {
+                used[j] = true;
+            }
+            loc.iter().for_each(|&l| used[l] = true);
+            (defaults.iter().zip(used).filter(|(_, u)| !u))
+                .map(|(d, _)| d.clone())
+                .collect()
+        })
     }
 
     /// `mk_eq(a, b)`, made once per pair of arguments.
@@ -309,9 +349,8 @@ impl TsAdapter {
         let loc = cache.loc;
         let mut bind =
             |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
-                if let Some(l) = loc {
-                    let slot = if next { &cache.next } else { &cache.cur }[l].clone();
-                    conj.push(cache.eq(slot, self.loc_value(app.pred)));
+                if loc.is_some() {
+                    conj.push(cache.at_loc(app.pred, self.loc_of[app.pred.idx()], next));
                 }
                 let terms = if next { &cache.next } else { &cache.cur };
                 let pos = &cache.slot_pos[app.pred.idx()];
@@ -326,11 +365,7 @@ impl TsAdapter {
                 }
                 if next {
                     // unused slots get their default value
-                    for (j, d) in cache.default_next.iter().enumerate() {
-                        if Some(j) != loc && !pos.contains(&j) {
-                            conj.push(d.clone());
-                        }
-                    }
+                    conj.extend_from_slice(cache.unused(app.pred, true));
                 }
             };
         for b in &c.body {
@@ -343,12 +378,7 @@ impl TsAdapter {
         if c.body.is_empty() {
             // init: unused slots of the head predicate are at their default too
             if let Some(h) = &c.head {
-                let pos = &cache.slot_pos[h.pred.idx()];
-                for (j, d) in cache.default_cur.iter().enumerate() {
-                    if Some(j) != loc && !pos.contains(&j) {
-                        conj.push(d.clone());
-                    }
-                }
+                conj.extend_from_slice(cache.unused(h.pred, false));
             }
         }
         let (mut ni, mut nb) = (0, 0);

@@ -4,7 +4,9 @@
 //! worker threads, which parse a group with smt2parser into a [`Syntax`] with a symbol
 //! table of its own, and by the calling thread, which parses the first group and every
 //! group no worker has claimed when it gets there, and converts all commands in input
-//! order. A worker's commands are converted after [`Translation`] has rewritten their
+//! order. While a worker still parses the group the calling thread has reached, the
+//! calling thread parses the next unclaimed group the way a worker does, instead of
+//! waiting. A worker's commands are converted after [`Translation`] has rewritten their
 //! symbols and sorts into the calling thread's table: every term is still made on one
 //! thread and in input order, so the result (term ids included) is the same as a
 //! sequential parse. A worker slowed down by a loaded machine holds the calling thread up
@@ -20,10 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use std::sync::mpsc::Sender;
 
 /// Inputs smaller than this are parsed on the calling thread alone.
-const PARALLEL_FROM: usize = 1 << 20;
-
-/// Converting a command costs about this fraction of parsing it.
-const CONVERT_COST: f64 = 0.35;
+pub(super) const PARALLEL_FROM: usize = 1 << 20;
 
 /// How many groups the workers may have claimed beyond the one being converted (parsed
 /// groups wait in memory).
@@ -44,10 +43,10 @@ pub(super) struct Groups<'a> {
 }
 
 impl<'a> Groups<'a> {
-    /// Cuts the commands into groups: one on a small input or machine. The calling thread
-    /// parses the first group and converts everything, so its group is the smaller; the
-    /// rest is cut into small groups so that their conversion overlaps with the parsing of
-    /// the next ones.
+    /// Cuts the commands into groups of about equal size: one on a small input or machine.
+    /// The groups are small, so that the calling thread starts converting at once and the
+    /// threads share the parsing evenly (the calling thread parses a group whenever it
+    /// would otherwise wait).
     pub fn plan(input: &'a str, commands: &'a [(usize, usize, usize)]) -> Groups<'a> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
         let mut g = Groups {
@@ -63,12 +62,8 @@ impl<'a> Groups<'a> {
             return g;
         }
         let workers = threads - 1;
-        // the calling thread's share `p` balances p * parse + convert = (1 - p) * parse / workers
-        let w = 1.0 / workers as f64;
-        let p = ((w - CONVERT_COST) / (1.0 + w)).max(0.05);
-        let pieces = 12 * workers;
-        let mut cuts: Vec<f64> = vec![p];
-        cuts.extend((1..pieces).map(|i| p + (1.0 - p) * i as f64 / pieces as f64));
+        let pieces = 24 * threads;
+        let cuts = (1..pieces).map(|i| i as f64 / pieces as f64);
         let mut groups = vec![];
         let mut start = 0;
         for cut in cuts {
@@ -108,6 +103,20 @@ impl<'a> Groups<'a> {
         i == 0 || self.next.compare_exchange(i, i + 1, SeqCst, SeqCst).is_ok()
     }
 
+    /// Claims the next group no thread has claimed, for the calling thread to parse while a
+    /// worker still parses the group it is at.
+    pub fn claim(&self) -> Option<usize> {
+        let i = self.next.load(SeqCst);
+        (i < self.groups.len() && self.next.compare_exchange(i, i + 1, SeqCst, SeqCst).is_ok())
+            .then_some(i)
+    }
+
+    /// Parses group `i` on its own symbol table, as a worker does.
+    pub fn parse(&self, i: usize) -> Chunk {
+        let (text, line, cmds) = self.text(i);
+        parse_chunk(text, line, cmds.len(), &self.stop)
+    }
+
     /// Tells the workers to stop.
     pub fn stop(&self) {
         self.stop.store(true, SeqCst);
@@ -132,10 +141,7 @@ impl<'a> Groups<'a> {
             {
                 continue;
             }
-            let (text, line, cmds) = self.text(i);
-            let chunk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                parse_chunk(text, line, cmds.len(), &self.stop)
-            }));
+            let chunk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.parse(i)));
             let failed = chunk.is_err();
             if tx.send((i, chunk)).is_err() || failed {
                 return;

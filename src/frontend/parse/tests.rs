@@ -142,3 +142,18 @@ fn large_inputs_report_the_lines_of_errors() {
         }
     }
 }
+
+#[test]
+fn large_inputs_with_command_names_as_symbols_parse() {
+    // over 1 MB, so the input is scanned for commands and for command names side by side;
+    // quoting `exit` moves every later command, so the commands must come from the quoted text
+    let n = 10_000;
+    let exit =
+        "(declare-fun exit (Int) Bool)\n(assert (forall ((x Int)) (=> (exit x) (|q r| x))))\n";
+    let s = big_input(n, &|i| (i == n / 3).then(|| exit.to_string()), None);
+    assert!(s.len() > 1 << 20);
+    let sys = parse(&s).unwrap();
+    assert_eq!(sys.clauses.len(), n);
+    let c = &sys.clauses[n / 3];
+    assert_eq!(sys.pred(c.body[0].pred).name, "exit");
+}

@@ -12,7 +12,8 @@ use std::sync::Arc;
 pub struct ConeOfInfluence;
 
 struct Back {
-    clauses: ClauseMap,
+    /// `None` when every clause was kept.
+    clauses: Option<ClauseMap>,
     unreachable: Vec<PredId>,
     irrelevant: Vec<PredId>,
 }
@@ -28,7 +29,10 @@ impl BackTranslate for Back {
         m
     }
     fn cex(&self, c: super::Cex) -> super::Cex {
-        self.clauses.cex(c)
+        match &self.clauses {
+            Some(m) => m.cex(c),
+            None => c,
+        }
     }
 }
 
@@ -37,7 +41,7 @@ impl Pass for ConeOfInfluence {
         "cone-of-influence"
     }
 
-    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (Option<ChcSystem>, Box<dyn BackTranslate>) {
         // Forward: a predicate is reachable once some clause defining it has all its body
         // predicates reachable (Horn propagation with counters).
         let n = sys.preds.len();
@@ -97,23 +101,31 @@ impl Pass for ConeOfInfluence {
                 }
             }
         }
-        let mut out = ChcSystem {
-            preds: sys.preds.clone(),
-            clauses: vec![],
+        let keep = |c: &crate::frontend::Clause| {
+            enabled(c) && c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred))
         };
-        let mut origins = vec![];
-        for (i, c) in sys.clauses.iter().enumerate() {
-            let keep = enabled(c) && c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred));
-            if keep {
-                out.clauses.push(c.clone());
-                origins.push(Renamed::same(ClauseId(i as u32), c.body.len()));
+        let (out, clauses) = if sys.clauses.iter().all(keep) {
+            (None, None)
+        } else {
+            let mut out = ChcSystem {
+                preds: sys.preds.clone(),
+                clauses: vec![],
+            };
+            let mut origins = vec![];
+            for (i, c) in sys.clauses.iter().enumerate() {
+                if keep(c) {
+                    out.clauses.push(c.clone());
+                    origins.push(Renamed::same(ClauseId(i as u32), c.body.len()));
+                }
             }
-        }
-        let back = Back {
-            clauses: ClauseMap {
+            let map = ClauseMap {
                 origins,
                 old: sys.clone(),
-            },
+            };
+            (Some(out), Some(map))
+        };
+        let back = Back {
+            clauses,
             unreachable: sys.pred_ids().filter(|p| !reach.contains(p)).collect(),
             irrelevant: sys
                 .pred_ids()

@@ -262,7 +262,7 @@ impl Pass for Inline {
         "inline"
     }
 
-    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (Option<ChcSystem>, Box<dyn BackTranslate>) {
         // Live clauses (None once resolved away), and per predicate the live clauses
         // defining and using it.
         let mut clauses: Vec<Option<(Clause, Origin)>> = sys
@@ -360,6 +360,9 @@ impl Pass for Inline {
                 changed = true;
             }
         }
+        if eliminated.is_empty() {
+            return (None, Box::new(super::Unchanged));
+        }
         let (cls, origins): (Vec<Clause>, Vec<Origin>) = clauses.into_iter().flatten().unzip();
         let out = ChcSystem {
             preds: sys.preds.clone(),
@@ -370,6 +373,6 @@ impl Pass for Inline {
             old: sys.clone(),
             eliminated,
         };
-        (out, Box::new(back))
+        (Some(out), Box::new(back))
     }
 }

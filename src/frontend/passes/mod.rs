@@ -120,10 +120,23 @@ pub trait BackTranslate: Send + Sync {
     fn cex(&self, c: Cex) -> Cex;
 }
 
-/// A preprocessing pass.
+/// A preprocessing pass: the new system, or `None` when the pass changed no clause (then
+/// the system it was given stays in place, and no copy is made).
 pub trait Pass {
     fn name(&self) -> &'static str;
-    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>);
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (Option<ChcSystem>, Box<dyn BackTranslate>);
+}
+
+/// The back-translation of a pass that changed nothing.
+pub struct Unchanged;
+
+impl BackTranslate for Unchanged {
+    fn model(&self, m: Model) -> Model {
+        m
+    }
+    fn cex(&self, c: Cex) -> Cex {
+        c
+    }
 }
 
 /// Expands each step through the origin of its clause (shared by passes that only rewrite
@@ -247,32 +260,21 @@ pub fn preprocess_shared(sys: Arc<ChcSystem>) -> (Arc<ChcSystem>, Vec<Box<dyn Ba
     for p in passes {
         let t = std::time::Instant::now();
         let (next, back) = p.apply(&cur);
-        let same = same_clauses(&cur, &next);
         log::debug!(
-            "pass {}: {} clauses -> {}{} in {:.3}s (heap {} MB)",
+            "pass {}: {} clauses -> {} in {:.3}s (heap {} MB)",
             p.name(),
             cur.clauses.len(),
-            next.clauses.len(),
-            if same { " (unchanged)" } else { "" },
+            next.as_ref()
+                .map_or("unchanged".to_string(), |n| n.clauses.len().to_string()),
             t.elapsed().as_secs_f64(),
             crate::mem::used() >> 20
         );
-        if !same {
+        if let Some(next) = next {
             cur = Arc::new(next);
         }
         backs.push(back);
     }
     (cur, backs)
-}
-
-/// Do the two systems have the same clauses, in the same order (terms compare by identity)?
-/// Predicates never change in a pass.
-fn same_clauses(a: &ChcSystem, b: &ChcSystem) -> bool {
-    a.preds.len() == b.preds.len()
-        && a.clauses.len() == b.clauses.len()
-        && a.clauses.iter().zip(&b.clauses).all(|(x, y)| {
-            x.line == y.line && x.constraint == y.constraint && x.body == y.body && x.head == y.head
-        })
 }
 
 /// Applies back-translators in reverse order to a model.

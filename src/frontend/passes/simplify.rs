@@ -14,14 +14,21 @@ impl Pass for Simplify {
         "simplify"
     }
 
-    fn apply(&self, sys: &Arc<ChcSystem>) -> (ChcSystem, Box<dyn BackTranslate>) {
+    fn apply(&self, sys: &Arc<ChcSystem>) -> (Option<ChcSystem>, Box<dyn BackTranslate>) {
+        let mut simplified: Vec<Option<(Clause, FxHashMap<Var, Term>)>> =
+            sys.clauses.iter().map(simplify_changed).collect();
+        if simplified.iter().all(Option::is_none) {
+            return (None, Box::new(super::Unchanged));
+        }
         let mut out = ChcSystem {
             preds: sys.preds.clone(),
             clauses: vec![],
         };
         let mut origins = vec![];
         for (i, c) in sys.clauses.iter().enumerate() {
-            let (c, defs) = simplify_clause(c);
+            let (c, defs) = simplified[i]
+                .take()
+                .unwrap_or_else(|| (c.clone(), Default::default()));
             if c.constraint.as_bool() == Some(false) {
                 continue;
             }
@@ -32,27 +39,38 @@ impl Pass for Simplify {
             origins,
             old: sys.clone(),
         };
-        (out, Box::new(back))
+        (Some(out), Box::new(back))
     }
 }
 
 /// Simplifies one clause; returns it with the definitions of the eliminated variables.
 pub fn simplify_clause(c: &Clause) -> (Clause, FxHashMap<Var, Term>) {
-    let mut c = c.clone();
+    simplify_changed(c).unwrap_or_else(|| (c.clone(), FxHashMap::default()))
+}
+
+/// [`simplify_clause`], or `None` when the clause stays as it is (no copy is made).
+fn simplify_changed(c: &Clause) -> Option<(Clause, FxHashMap<Var, Term>)> {
+    let mut c = std::borrow::Cow::Borrowed(c);
     let mut defs: FxHashMap<Var, Term> = FxHashMap::default();
     loop {
         // Pick definitions whose variables are independent of each other this round.
         let mut round: FxHashMap<Var, Term> = FxHashMap::default();
         let mut used: FxHashSet<Var> = FxHashSet::default();
+        // the conjuncts that are not this round's definitions: a definition `v = t` becomes
+        // `t = t` under its own substitution, so it is dropped rather than rewritten
+        let mut rest = vec![];
         for conj in conjuncts(&c.constraint) {
             let Some((v, t)) = definition(&conj) else {
+                rest.push(conj);
                 continue;
             };
             if round.contains_key(&v) || used.contains(&v) {
+                rest.push(conj);
                 continue;
             }
             let fv = free_vars(&t);
             if fv.iter().any(|w| round.contains_key(w)) {
+                rest.push(conj);
                 continue;
             }
             used.extend(fv);
@@ -65,12 +83,12 @@ pub fn simplify_clause(c: &Clause) -> (Clause, FxHashMap<Var, Term>) {
             pred: a.pred,
             args: a.args.iter().map(|t| subst(t, &round)).collect(),
         };
-        c = Clause {
+        c = std::borrow::Cow::Owned(Clause {
             body: c.body.iter().map(app).collect(),
-            constraint: subst(&c.constraint, &round),
+            constraint: subst(&mk_and(rest), &round),
             head: c.head.as_ref().map(app),
             line: c.line,
-        };
+        });
         for t in defs.values_mut() {
             *t = subst(t, &round);
         }
@@ -79,5 +97,9 @@ pub fn simplify_clause(c: &Clause) -> (Clause, FxHashMap<Var, Term>) {
             break;
         }
     }
-    (c, defs)
+    // a clause whose constraint is false is a change too: the pass drops it
+    match c {
+        std::borrow::Cow::Borrowed(c) if c.constraint.as_bool() != Some(false) => None,
+        c => Some((c.into_owned(), defs)),
+    }
 }
