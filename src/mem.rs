@@ -1,7 +1,9 @@
 //! The memory limit on chcsolve's own heap (`--memory-limit`, [`crate::Options::memory_limit`]).
 //!
 //! [`CountingAlloc`] wraps the system allocator and keeps the number of live heap bytes in
-//! one relaxed atomic. It never refuses an allocation because of the limit: when the count
+//! one relaxed atomic, which each thread updates in batches of [`BATCH`] bytes: a shared
+//! counter touched on every allocation made the two threads of a parallel parse fight over
+//! its cache line. The count is exact to within `BATCH` per thread. It never refuses an allocation because of the limit: when the count
 //! passes the limit it only raises a flag, which the run's stop mechanism polls (the binary's
 //! main thread every [`POLL`], the portfolio loop of [`crate::solve`] as it waits for the
 //! engines). The run then stops its engines and answers `unknown`. Refusing at the limit
@@ -16,14 +18,26 @@
 //! [`crate::smt::SolverConfig::memory_limit_mb`]).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 /// How often the stop mechanism looks at the flag.
 pub const POLL: Duration = Duration::from_millis(20);
 
-/// Live heap bytes allocated through [`CountingAlloc`].
-static USED: AtomicUsize = AtomicUsize::new(0);
+/// Live heap bytes allocated through [`CountingAlloc`], but for each thread's batch.
+/// Signed: a thread may free, and report, bytes that another thread allocated and has not
+/// reported yet.
+static USED: AtomicIsize = AtomicIsize::new(0);
+
+/// A thread reports its allocations once they differ by this many bytes from what it has
+/// reported.
+pub const BATCH: isize = 256 << 10;
+
+thread_local! {
+    /// Bytes this thread allocated (net) and has not reported in [`USED`] yet.
+    static UNREPORTED: Cell<isize> = const { Cell::new(0) };
+}
 /// The limit in bytes (`usize::MAX`: none).
 static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 /// Set once [`USED`] passed [`LIMIT`]; never cleared while the limit stands.
@@ -32,12 +46,34 @@ static OVER: AtomicBool = AtomicBool::new(false);
 /// The system allocator, counting live bytes against the limit.
 pub struct CountingAlloc;
 
+/// Counts `by` more live bytes (fewer when negative).
 #[inline]
-fn grew(by: usize) {
-    let now = USED.fetch_add(by, Relaxed) + by;
-    if now > LIMIT.load(Relaxed) {
+fn count(by: isize) {
+    // a thread being torn down has no batch any more: it reports at once
+    let report = UNREPORTED
+        .try_with(|u| {
+            let v = u.get() + by;
+            if v.abs() < BATCH {
+                u.set(v);
+                0
+            } else {
+                u.set(0);
+                v
+            }
+        })
+        .unwrap_or(by);
+    if report == 0 {
+        return;
+    }
+    let now = USED.fetch_add(report, Relaxed) + report;
+    if report > 0 && now.max(0) as usize > LIMIT.load(Relaxed) {
         OVER.store(true, Relaxed);
     }
+}
+
+#[inline]
+fn grew(by: usize) {
+    count(by as isize);
 }
 
 unsafe impl GlobalAlloc for CountingAlloc {
@@ -62,7 +98,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         System.dealloc(ptr, layout);
-        USED.fetch_sub(layout.size(), Relaxed);
+        count(-(layout.size() as isize));
     }
 
     #[inline]
@@ -72,7 +108,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
             if new_size >= layout.size() {
                 grew(new_size - layout.size());
             } else {
-                USED.fetch_sub(layout.size() - new_size, Relaxed);
+                count(-((layout.size() - new_size) as isize));
             }
         }
         p
@@ -81,7 +117,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
 
 /// Live heap bytes (0 unless [`CountingAlloc`] is the global allocator).
 pub fn used() -> usize {
-    USED.load(Relaxed)
+    USED.load(Relaxed).max(0) as usize
 }
 
 /// Sets the limit in MB (`None`: no limit) and clears the flag when the heap is below it.
