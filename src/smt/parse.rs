@@ -276,7 +276,7 @@ pub(super) fn no_panic<T>(f: impl FnOnce() -> SmtRes<T>) -> SmtRes<T> {
         .unwrap_or_else(|_| Err("unreadable solver answer (the answer parser panicked)".into()))
 }
 
-/// Every reader of solver answers run on one text, for the fuzzer (`examples/fuzz.rs`): the
+/// Every reader of solver answers run on one text, for the fuzzer (`examples/fuzz/`): the
 /// s-expression reader, values, literals, terms and goals over a few variables
 /// ([`super::parse_term`], [`super::parse_goals`]), and rsmt2's answer parsers the way the
 /// engines call them. Returns an outcome signature: one `-`/`+` per reading (failed or
