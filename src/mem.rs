@@ -3,12 +3,13 @@
 //! [`CountingAlloc`] wraps the system allocator and keeps the number of live heap bytes in
 //! one relaxed atomic, which each thread updates in batches of [`BATCH`] bytes: a shared
 //! counter touched on every allocation made the two threads of a parallel parse fight over
-//! its cache line. The count is exact to within `BATCH` per thread. It never refuses an allocation because of the limit: when the count
-//! passes the limit it only raises a flag, which the run's stop mechanism polls (the binary's
-//! main thread every [`POLL`], the portfolio loop of [`crate::solve`] as it waits for the
-//! engines). The run then stops its engines and answers `unknown`. Refusing at the limit
-//! would abort the process in the middle of an allocation instead; the flag leaves the
-//! headroom of one poll interval, in which a run allocates a few MB at most.
+//! its cache line. The count is exact to within `BATCH` per thread. It never refuses an
+//! allocation because of the limit: when the count passes the limit it only raises a flag,
+//! which the run's stop mechanism polls (the binary's main thread every [`POLL`], the
+//! portfolio loop of [`crate::solve`] as it waits for the engines). The run then stops its
+//! engines and answers `unknown`. Refusing at the limit would abort the process in the middle
+//! of an allocation instead; the flag leaves the headroom of one poll interval, in which a
+//! run allocates a few MB at most.
 //!
 //! The counter only counts when the binary installs the allocator (`#[global_allocator]` in
 //! `main.rs`); a library user who wants the limit installs it the same way. Without it,

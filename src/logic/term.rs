@@ -275,9 +275,8 @@ impl TermNode {
         }
     }
 
-    /// The direct sub-terms.
-    /// Pushes the children on `stack`, last first, so that they pop in order (what
-    /// `children()` gives, without a vector per node on hot walks).
+    /// Pushes the direct sub-terms on `stack`, last first, so that they pop in order (for
+    /// walks that keep their own stack: no vector per node).
     pub fn push_children_rev<'a>(&'a self, stack: &mut Vec<&'a Term>) {
         match self {
             TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => {}
@@ -292,18 +291,12 @@ impl TermNode {
         }
     }
 
+    /// The direct sub-terms, in order.
     pub fn children(&self) -> Vec<&Term> {
-        match self {
-            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => vec![],
-            TermNode::Not(t) | TermNode::Div(t, _) | TermNode::Mod(t, _) => vec![t],
-            TermNode::Exists(_, t) => vec![t],
-            TermNode::And(ts) | TermNode::Or(ts) => ts.iter().collect(),
-            TermNode::Ite(c, t, e) => vec![c, t, e],
-            TermNode::Iff(a, b) => vec![a, b],
-            TermNode::Lin(l) | TermNode::Le(l) | TermNode::EqZ(l) => {
-                l.terms.iter().map(|(t, _)| t).collect()
-            }
-        }
+        let mut out = vec![];
+        self.push_children_rev(&mut out);
+        out.reverse();
+        out
     }
 }
 

@@ -137,14 +137,15 @@ impl EncodeCache {
         }
     }
 
-    /// `loc = n` (or `loc' = n`) for predicate `p` at location value `n`.
-    fn at_loc(&mut self, p: PredId, n: usize, next: bool) -> Term {
+    /// `loc = value` (or `loc' = value`) for predicate `p`, whose location `value` is made
+    /// on first use only.
+    fn at_loc(&mut self, p: PredId, next: bool, value: impl FnOnce() -> Term) -> Term {
         if let Some(t) = &self.at_loc[next as usize][p.idx()] {
             return t.clone();
         }
         let l = self.loc.expect("a location variable");
         let slot = if next { &self.next } else { &self.cur }[l].clone();
-        let t = mk_eq(slot, mk_int(n as i64));
+        let t = self.eq(slot, value());
         self.at_loc[next as usize][p.idx()] = Some(t.clone());
         t
     }
@@ -350,7 +351,7 @@ impl TsAdapter {
         let mut bind =
             |app: &PredApp, next: bool, conj: &mut Vec<Term>, eqs: &mut Vec<(Term, Term)>| {
                 if loc.is_some() {
-                    conj.push(cache.at_loc(app.pred, self.loc_of[app.pred.idx()], next));
+                    conj.push(cache.at_loc(app.pred, next, || self.loc_value(app.pred)));
                 }
                 let terms = if next { &cache.next } else { &cache.cur };
                 let pos = &cache.slot_pos[app.pred.idx()];

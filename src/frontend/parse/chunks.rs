@@ -103,8 +103,8 @@ impl<'a> Groups<'a> {
         i == 0 || self.next.compare_exchange(i, i + 1, SeqCst, SeqCst).is_ok()
     }
 
-    /// Claims the next group no thread has claimed, for the calling thread to parse while a
-    /// worker still parses the group it is at.
+    /// Claims the next group no thread has claimed: for a worker, or for the calling thread
+    /// while a worker still parses the group it is at.
     pub fn claim(&self) -> Option<usize> {
         let i = self.next.load(SeqCst);
         (i < self.groups.len() && self.next.compare_exchange(i, i + 1, SeqCst, SeqCst).is_ok())
@@ -134,13 +134,9 @@ impl<'a> Groups<'a> {
                 std::thread::sleep(std::time::Duration::from_micros(200));
                 continue;
             }
-            if self
-                .next
-                .compare_exchange(i, i + 1, SeqCst, SeqCst)
-                .is_err()
-            {
+            let Some(i) = self.claim() else {
                 continue;
-            }
+            };
             let chunk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.parse(i)));
             let failed = chunk.is_err();
             if tx.send((i, chunk)).is_err() || failed {
