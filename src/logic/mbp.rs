@@ -7,6 +7,8 @@
 //! programs*, CAV 2014) and Bjørner, Janota (*Playing with quantified satisfaction*, LPAR
 //! 2015), on top of Loos–Weispfenning virtual substitution:
 //!
+//! 0. Top-level equalities `x = y` and `x = not y` between Booleans, `x` eliminated, are
+//!    solved by substitution ([`bool_eq`]).
 //! 1. [`implicant`] resolves the Boolean structure with the model: literals true in `M`
 //!    whose conjunction implies `phi`.
 //! 2. Purification: every `ite` term becomes the branch `M` takes (its condition joins the
@@ -86,8 +88,8 @@ pub fn project(phi: &[Term], model: &Assignment, elim: &[Var]) -> Result<Project
             p.int_elim.push(mk_var_of(v));
         }
     }
-    for f in phi {
-        let lits = implicant(f, model)?;
+    for f in bool_eq::solve_bool_equalities(phi, &p.elim) {
+        let lits = implicant(&f, model)?;
         p.pending.extend(lits.into_iter().rev());
     }
     while let Some(lit) = p.pending.pop() {
@@ -662,5 +664,6 @@ impl Projector {
     }
 }
 
+mod bool_eq;
 #[cfg(test)]
 mod tests;

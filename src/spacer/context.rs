@@ -365,4 +365,20 @@ impl Blocking for PredBlocking<'_, '_> {
         }
         Ok(Some(core))
     }
+
+    /// `constraint_c /\ F(body, level - 1) /\ cube(head)` for every clause `c` defining the
+    /// predicate that has a body (no `not cube`).
+    fn trans_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        let mut core = vec![];
+        for c in self.ctx.enc.defining[self.pred.idx()].clone() {
+            if self.ctx.enc.clauses[c].body.is_empty() {
+                continue;
+            }
+            match self.ctx.may(c, level - 1, cube)? {
+                Query::Sat(_) => return Ok(None),
+                Query::Unsat(k) => core.extend(k),
+            }
+        }
+        Ok(Some(core))
+    }
 }

@@ -52,6 +52,10 @@ pub struct Config {
     /// How blocked cubes are generalized (default: as PDR's default: unsat cores, variable
     /// elimination, pairwise sums, literal dropping; no bound weakening).
     pub generalize: Steps,
+    /// When a new lemma stops below the frontier, also learn one from the blocked cube
+    /// without its literals or from sums of their bounds ([`second_cube`](crate::engine::pdr::generalize::second_cube)), as PDR does
+    /// (default: true).
+    pub second_lemma: bool,
     /// Push a new lemma to the highest level where it holds (default: true).
     pub push_lemmas: bool,
     /// Queue a blocked obligation again one level above its lemma (default: true).
@@ -74,6 +78,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             generalize: crate::engine::pdr::Config::default().steps(),
+            second_lemma: true,
             push_lemmas: true,
             requeue: true,
             max_level: None,

@@ -6,7 +6,7 @@ use super::global::Global;
 use super::{Config, Counters};
 use crate::engine::log_progress;
 use crate::engine::pdr::context::{cube_of, Cube};
-use crate::engine::pdr::generalize::generalize;
+use crate::engine::pdr::generalize::{generalize, second_cube};
 use crate::engine::Stop;
 use crate::frontend::PredId;
 use crate::logic::mbp::project;
@@ -209,7 +209,14 @@ impl<'c, 'a> Search<'c, 'a> {
                         &trans_core,
                         init_core,
                     )?;
-                    let top = self.add_lemma(pred, g.clone(), level)?;
+                    let mut top = self.add_lemma(pred, g.clone(), level)?;
+                    if self.cfg.second_lemma && top < self.n {
+                        let mut b = self.ctx.blocking(pred);
+                        let second = second_cube(&mut b, &self.cfg.generalize, level, &cube, &g)?;
+                        if let Some(g2) = second {
+                            top = top.max(self.add_lemma(pred, g2, level)?);
+                        }
+                    }
                     let guess = self
                         .global
                         .as_mut()

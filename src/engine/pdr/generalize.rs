@@ -43,6 +43,9 @@ pub trait Blocking {
     /// Relative induction, `F_{level-1} /\ not cube /\ trans /\ cube'`: `None` when
     /// satisfiable, else the cube literals of an unsat core.
     fn inductive_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop>;
+    /// `F_{level-1} /\ trans /\ cube'` (no `not cube`): `None` when satisfiable, else the
+    /// cube literals of an unsat core.
+    fn trans_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop>;
 }
 
 impl Blocking for Context<'_> {
@@ -51,6 +54,9 @@ impl Blocking for Context<'_> {
     }
     fn inductive_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
         Context::inductive_core(self, level, cube)
+    }
+    fn trans_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        Context::trans_core(self, level, cube)
     }
 }
 
@@ -306,4 +312,34 @@ pub fn generalize<B: Blocking + ?Sized>(
         weaken_bounds(ctx, level, &mut g)?;
     }
     Ok(g)
+}
+
+/// When the lemma `not g` learned from the blocked `cube` stops below the frontier, it may
+/// hold for a bounded number of steps only (`y >= 1` while `y` counts down from `1000` as `x`
+/// counts up). Two other cubes that contain `cube` may be blocked at `level` for another,
+/// often inductive, reason: the cube without `g`'s literals, then the sums of `g`'s bounds
+/// with the cube's other bounds (`x + y <= 999`). The first that is blocked, generalized,
+/// is a second lemma for `level`.
+pub fn second_cube<B: Blocking + ?Sized>(
+    ctx: &mut B,
+    cfg: &Steps,
+    level: usize,
+    cube: &[Term],
+    g: &[Term],
+) -> Result<Option<Cube>, Stop> {
+    let rest: Cube = cube.iter().filter(|l| !g.contains(l)).cloned().collect();
+    if rest.is_empty() || rest.len() == cube.len() {
+        return Ok(None);
+    }
+    let sums = cross_sums(g, &rest);
+    for h in [Some(rest), sums].into_iter().flatten() {
+        let Some(init_core) = ctx.init_core(&h)? else {
+            continue;
+        };
+        let Some(trans_core) = ctx.trans_core(level, &h)? else {
+            continue;
+        };
+        return generalize(ctx, cfg, level, &h, &trans_core, init_core).map(Some);
+    }
+    Ok(None)
 }

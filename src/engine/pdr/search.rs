@@ -2,7 +2,7 @@
 
 use super::cex::replay;
 use super::context::{Context, Cube, Pred};
-use super::generalize::{cross_sums, generalize};
+use super::generalize::{generalize, second_cube};
 use super::{Config, Counters};
 use crate::engine::{log_progress, Stop, TsAnswer};
 use crate::logic::*;
@@ -193,36 +193,13 @@ impl<'a> Search<'a> {
             .any(|l| l.level >= level && l.cube.iter().all(|lit| cube.contains(lit)))
     }
 
-    /// When the lemma `not g` learned from `cube` stops below the frontier, it may hold for
-    /// a bounded number of steps only (`y >= 1` while `y` counts down from `1000` as `x`
-    /// counts up). Two other cubes that contain `cube` may be blocked at `level` for another,
-    /// often inductive, reason: the cube without `g`'s literals, then the sums of `g`'s bounds
-    /// with the cube's other bounds (`x + y <= 999`). The first that is blocked gives a second
-    /// lemma. Returns its level (0 if none).
+    /// A second lemma from `cube` besides `not g` ([`second_cube`]); returns its level (0 if
+    /// none).
     fn second_lemma(&mut self, level: usize, cube: &[Term], g: &[Term]) -> Result<usize, Stop> {
-        let rest: Cube = cube.iter().filter(|l| !g.contains(l)).cloned().collect();
-        if rest.is_empty() || rest.len() == cube.len() {
-            return Ok(0);
+        match second_cube(&mut self.ctx, &self.cfg.steps(), level, cube, g)? {
+            Some(g2) => self.add_lemma(g2, level),
+            None => Ok(0),
         }
-        let sums = cross_sums(g, &rest);
-        for h in [Some(rest), sums].into_iter().flatten() {
-            let Some(init_core) = self.ctx.init_core(&h)? else {
-                continue;
-            };
-            let Some(trans_core) = self.ctx.trans_core(level, &h)? else {
-                continue;
-            };
-            let g2 = generalize(
-                &mut self.ctx,
-                &self.cfg.steps(),
-                level,
-                &h,
-                &trans_core,
-                init_core,
-            )?;
-            return self.add_lemma(g2, level);
-        }
-        Ok(0)
     }
 
     /// Adds `not cube` to `F_1 .. F_level`, pushes it as far as it goes, and drops the lemmas

@@ -408,3 +408,25 @@ fn implicant_follows_the_model() {
     model.insert(x, Value::Int(BigInt::from(1)));
     assert!(implicant(&phi, &model).is_err());
 }
+
+#[test]
+fn boolean_equalities_are_solved_not_fixed() {
+    // exists v. v = b is true: the projection must not fix b to its model value
+    let (v, w) = (var("v", Sort::Bool), var("w", Sort::Bool));
+    let (b, c) = (var("b", Sort::Bool), var("c", Sort::Bool));
+    let [vt, wt, bt, ct] = [&v, &w, &b, &c].map(mk_var_of);
+    let mut model = Assignment::default();
+    for (x, val) in [(&v, true), (&w, false), (&b, true), (&c, true)] {
+        model.insert(x.clone(), Value::Bool(val));
+    }
+    let r = project(&[mk_eq(vt.clone(), bt.clone())], &model, &[v.clone()]).unwrap();
+    assert!(r.lits.is_empty(), "{:?}", r.lits);
+    // exists v w. v = b /\ w = not v /\ (w \/ c) is not b \/ c; the model picks c
+    let phi = vec![
+        mk_eq(vt.clone(), bt),
+        mk_eq(wt.clone(), mk_not(vt)),
+        mk_or(vec![wt, ct.clone()]),
+    ];
+    let r = project(&phi, &model, &[v, w]).unwrap();
+    assert_eq!(r.lits, vec![ct]);
+}
