@@ -374,3 +374,22 @@ fn spacer_runs_on_linear_problems() {
         );
     }
 }
+
+/// `y` runs ahead of `x` by at most 12 while `x` counts to 1000, so `y <= 1012`. The lemma
+/// from the blocked cube `x <= 999 /\ y >= 1012` keeps only `y >= 1012` (true for a bounded
+/// number of steps only); the second lemma, from the sum of the two bounds, is the
+/// inductive `y <= x + 12`. Without it, Spacer learns `y <= 1011`, `y <= 1010`, .. level by
+/// level and stops at `max_level`.
+#[test]
+fn a_bounded_lemma_gets_an_inductive_second_lemma() {
+    expect_safe(
+        "(set-logic HORN)
+(declare-fun I (Int Int Int) Bool)
+(assert (forall ((x Int) (y Int) (c Int))
+  (=> (and (= x 0) (< 0 c) (< c 5) (= y (* 3 c))) (I x y c))))
+(assert (forall ((x Int) (y Int) (c Int))
+  (=> (and (I x y c) (< x 1000)) (I (+ x 1) (+ y 1) c))))
+(assert (forall ((x Int) (y Int) (c Int)) (=> (and (I x y c) (> y 1012)) false)))
+(check-sat)",
+    );
+}
