@@ -421,11 +421,20 @@ impl<'c, 'a> Search<'c, 'a> {
     /// drops the lemmas it subsumes. Returns its final level.
     fn add_lemma(&mut self, pred: PredId, cube: Cube, level: usize) -> Result<usize, Stop> {
         self.counters.lemmas += 1;
+        let first = level;
         let mut level = level;
         self.ctx.assert_lemma(pred, &cube, level)?;
         while self.cfg.push_lemmas && level < self.n && self.ctx.pushable(pred, level, &cube)? {
             level += 1;
             self.ctx.assert_lemma(pred, &cube, level)?;
+        }
+        if log::log_enabled!(log::Level::Debug) {
+            let c: Vec<String> = cube.iter().map(|l| SmtTerm(l).to_string()).collect();
+            log::debug!(
+                "spacer: lemma P{} levels {first}..{level}: not {}",
+                pred.0,
+                c.join(" ")
+            );
         }
         self.lemmas.retain(|l| {
             l.pred != pred || l.level > level || !cube.iter().all(|lit| l.cube.contains(lit))

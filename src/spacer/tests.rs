@@ -393,3 +393,21 @@ fn a_bounded_lemma_gets_an_inductive_second_lemma() {
 (check-sat)",
     );
 }
+
+/// A recursive addition: `add(m, n, r)` derives `r = m + n`. The blocked cubes
+/// `m >= 100 /\ n >= 100 /\ r <= 199` need the sum of all three bounds, `r <= m + n - 1`
+/// ([`total_sum`](crate::engine::pdr::generalize::total_sum)); pairwise sums relate two
+/// variables only.
+#[test]
+fn a_summary_needs_the_sum_of_all_bounds() {
+    expect_safe(
+        "(set-logic HORN)
+(declare-fun add (Int Int Int) Bool)
+(assert (forall ((m Int) (n Int) (r Int)) (=> (and (= n 0) (= r m)) (add m n r))))
+(assert (forall ((m Int) (n Int) (r Int))
+  (=> (and (> n 0) (add (+ m 1) (- n 1) r)) (add m n r))))
+(assert (forall ((m Int) (n Int) (r Int))
+  (=> (and (add m n r) (>= m 100) (>= n 100) (<= r 199)) false)))
+(check-sat)",
+    );
+}

@@ -170,6 +170,24 @@ pub fn pair_sums(cube: &[Term]) -> Option<Cube> {
     Some(out)
 }
 
+/// The sum of all `<=` literals of `cube` (implied by it), with its other literals, when it
+/// has at least three: the Farkas combination that relates them all at once (`x1 >= 101 /\
+/// x2 >= 99 /\ x0 <= 199` gives `x0 <= x1 + x2 - 1`, where pairwise sums count `x2` twice).
+pub fn total_sum(cube: &[Term]) -> Option<Cube> {
+    let les = bounds(cube);
+    if les.len() < 3 {
+        return None;
+    }
+    let sum = les[1..].iter().fold(les[0].clone(), |acc, b| acc.add(b));
+    let r = mk_le_lin(sum);
+    if r.as_bool().is_some() {
+        return None;
+    }
+    let mut out = not_bounds(cube);
+    out.push(r);
+    Some(out)
+}
+
 /// The `lin` of each `lin <= 0` literal of `c`.
 fn bounds(c: &[Term]) -> Vec<&Lin> {
     c.iter()
@@ -316,10 +334,10 @@ pub fn generalize<B: Blocking + ?Sized>(
 
 /// When the lemma `not g` learned from the blocked `cube` stops below the frontier, it may
 /// hold for a bounded number of steps only (`y >= 1` while `y` counts down from `1000` as `x`
-/// counts up). Two other cubes that contain `cube` may be blocked at `level` for another,
-/// often inductive, reason: the cube without `g`'s literals, then the sums of `g`'s bounds
-/// with the cube's other bounds (`x + y <= 999`). The first that is blocked, generalized,
-/// is a second lemma for `level`.
+/// counts up). Other cubes that contain `cube` may be blocked at `level` for another, often
+/// inductive, reason: the cube without `g`'s literals, the sum of all the cube's bounds
+/// ([`total_sum`]), then the sums of `g`'s bounds with the cube's other bounds
+/// (`x + y <= 999`). The first that is blocked, generalized, is a second lemma for `level`.
 pub fn second_cube<B: Blocking + ?Sized>(
     ctx: &mut B,
     cfg: &Steps,
@@ -332,7 +350,7 @@ pub fn second_cube<B: Blocking + ?Sized>(
         return Ok(None);
     }
     let sums = cross_sums(g, &rest);
-    for h in [Some(rest), sums].into_iter().flatten() {
+    for h in [Some(rest), total_sum(cube), sums].into_iter().flatten() {
         let Some(init_core) = ctx.init_core(&h)? else {
             continue;
         };
