@@ -156,11 +156,10 @@ impl<'c, 'a> Search<'c, 'a> {
             let (pred, cube, level, depth, may) =
                 (ob.pred, ob.cube.clone(), ob.level, ob.depth, ob.may);
             if log::log_enabled!(log::Level::Debug) {
-                let c: Vec<String> = cube.iter().map(|l| SmtTerm(l).to_string()).collect();
                 log::debug!(
                     "spacer: obligation {id} P{} level {level}: {}",
                     pred.0,
-                    c.join(" ")
+                    show(&cube)
                 );
             }
             if self.subsumed(pred, level, &cube) {
@@ -429,11 +428,10 @@ impl<'c, 'a> Search<'c, 'a> {
             self.ctx.assert_lemma(pred, &cube, level)?;
         }
         if log::log_enabled!(log::Level::Debug) {
-            let c: Vec<String> = cube.iter().map(|l| SmtTerm(l).to_string()).collect();
+            let p = pred.0;
             log::debug!(
-                "spacer: lemma P{} levels {first}..{level}: not {}",
-                pred.0,
-                c.join(" ")
+                "spacer: lemma P{p} levels {first}..{level}: not {}",
+                show(&cube)
             );
         }
         self.lemmas.retain(|l| {
@@ -465,6 +463,12 @@ impl<'c, 'a> Search<'c, 'a> {
         }
         Ok(None)
     }
+}
+
+/// A cube's literals in SMT-LIB syntax, for the log.
+fn show(cube: &[Term]) -> String {
+    let c: Vec<String> = cube.iter().map(|l| SmtTerm(l).to_string()).collect();
+    c.join(" ")
 }
 
 /// What one step on an obligation did.
