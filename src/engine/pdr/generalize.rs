@@ -171,11 +171,13 @@ pub fn pair_sums(cube: &[Term]) -> Option<Cube> {
 }
 
 /// The sum of all `<=` literals of `cube` (implied by it), with its other literals, when it
-/// has at least three: the Farkas combination that relates them all at once (`x1 >= 101 /\
-/// x2 >= 99 /\ x0 <= 199` gives `x0 <= x1 + x2 - 1`, where pairwise sums count `x2` twice).
+/// has three to [`MAX_SUMMANDS`]: the Farkas combination that relates them all at once
+/// (`x1 >= 101 /\ x2 >= 99 /\ x0 <= 199` gives `x0 <= x1 + x2 - 1`, where pairwise sums count
+/// `x2` twice). On larger cubes (the lustre `DRAGON` files) the sum of every bound is
+/// blocked for no useful reason, and the lemma it gives pushed PDR from 63 lemmas to 112.
 pub fn total_sum(cube: &[Term]) -> Option<Cube> {
     let les = bounds(cube);
-    if les.len() < 3 {
+    if les.len() < 3 || les.len() > MAX_SUMMANDS {
         return None;
     }
     let sum = les[1..].iter().fold(les[0].clone(), |acc, b| acc.add(b));
