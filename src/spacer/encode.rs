@@ -3,12 +3,15 @@
 //! Clause `c` becomes `constraint /\ h_k = head_arg_k /\ b{j}.k = body_j_arg_k` over
 //! fresh names (`s{c}!v!x` for the clause's variable `x`, `s{c}!h{k}` for the head's
 //! arguments, `s{c}!b{j}.{k}` for the `j`-th body application's), so a formula over a
-//! predicate's parameters is instantiated at an application by renaming alone. A query has
-//! the head [`Encoded::query_pred`], a predicate without parameters.
+//! predicate's parameters is instantiated at an application by renaming alone. An argument
+//! that is a clause variable not yet used as an application's parameter is that parameter
+//! itself, without a fresh name and an equality (a transition over 112 state variables
+//! would carry 224 equalities, and each solver query and projection pays for them). A query
+//! has the head [`Encoded::query_pred`], a predicate without parameters.
 
 use crate::frontend::{ChcSystem, ClauseId, PredId};
 use crate::logic::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// An application of a predicate to variables of the clause (`vars[k]` is parameter `k`).
 #[derive(Clone, Debug)]
@@ -67,9 +70,17 @@ impl Encoded {
             });
             let mut conj = vec![r.constraint.clone()];
             let mut vars: Vec<Var> = orig.iter().map(|(_, w)| w.clone()).collect();
+            // clause variables already standing for an application's parameter
+            let mut claimed: FxHashSet<Var> = FxHashSet::default();
             let mut fresh_app = |pred: PredId, args: &[Term], tag: String, conj: &mut Vec<Term>| {
                 let mut vs = vec![];
                 for (k, a) in args.iter().enumerate() {
+                    if let Some(x) = a.as_var() {
+                        if claimed.insert(x.clone()) {
+                            vs.push(x.clone());
+                            continue;
+                        }
+                    }
                     let v = Var {
                         name: format!("s{ci}!{tag}{k}").into(),
                         sort: a.sort(),
