@@ -146,6 +146,11 @@ struct Cli {
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_abstraction: Option<bool>,
 
+    /// Spacer's second lemma, from the blocked cube without the first lemma's literals or
+    /// from sums of its bounds, when the first stops below the frontier: `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    spacer_second_lemma: Option<bool>,
+
     /// CEGAR's abstract domain (`--engine cegar`; default pred-cart).
     #[arg(long, value_name = "DOMAIN", value_enum)]
     cegar_domain: Option<cegar::DomainKind>,
@@ -224,7 +229,8 @@ fn cegar_config(cli: &Cli) -> Result<cegar::Config, String> {
     Ok(c)
 }
 
-/// `on` or `off`, for the switches of `--spacer-global` and `--spacer-abstraction`.
+/// `on` or `off`, for the switches of `--spacer-global`, `--spacer-abstraction` and
+/// `--spacer-second-lemma`.
 fn on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -640,6 +646,7 @@ fn main() {
             chcsolve::spacer::Config {
                 global: cli.spacer_global.unwrap_or(d.global),
                 abstraction: cli.spacer_abstraction.unwrap_or(d.abstraction),
+                second_lemma: cli.spacer_second_lemma.unwrap_or(d.second_lemma),
                 ..d
             }
         },
