@@ -320,17 +320,7 @@ pub struct PredBlocking<'c, 'a> {
 impl Blocking for PredBlocking<'_, '_> {
     /// `constraint_c /\ cube(head)` for every fact `c` defining the predicate.
     fn init_core(&mut self, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
-        let mut core = vec![];
-        for c in self.ctx.enc.defining[self.pred.idx()].clone() {
-            if !self.ctx.enc.clauses[c].body.is_empty() {
-                continue;
-            }
-            match self.ctx.may(c, 0, cube)? {
-                Query::Sat(_) => return Ok(None),
-                Query::Unsat(k) => core.extend(k),
-            }
-        }
-        Ok(Some(core))
+        self.may_cores(true, 0, cube)
     }
 
     /// `constraint_c /\ F(body, level - 1) /\ not cube(b{j}) /\ cube(head)` for every other
@@ -369,12 +359,26 @@ impl Blocking for PredBlocking<'_, '_> {
     /// `constraint_c /\ F(body, level - 1) /\ cube(head)` for every clause `c` defining the
     /// predicate that has a body (no `not cube`).
     fn trans_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        self.may_cores(false, level - 1, cube)
+    }
+}
+
+impl PredBlocking<'_, '_> {
+    /// [`Context::may`] at `level` for each clause defining the predicate that is a fact (or,
+    /// with `facts` false, that has a body): `None` when one has a model, else the union of
+    /// their cores.
+    fn may_cores(
+        &mut self,
+        facts: bool,
+        level: usize,
+        cube: &[Term],
+    ) -> Result<Option<Vec<Term>>, Stop> {
         let mut core = vec![];
         for c in self.ctx.enc.defining[self.pred.idx()].clone() {
-            if self.ctx.enc.clauses[c].body.is_empty() {
+            if self.ctx.enc.clauses[c].body.is_empty() != facts {
                 continue;
             }
-            match self.ctx.may(c, level - 1, cube)? {
+            match self.ctx.may(c, level, cube)? {
                 Query::Sat(_) => return Ok(None),
                 Query::Unsat(k) => core.extend(k),
             }
