@@ -259,8 +259,11 @@ impl<'c, 'a> Search<'c, 'a> {
     /// - No clause has a model: blocked, with the cores of the facts and of the other clauses.
     /// - A clause has a model with every body application in a must-summary: a new
     ///   must-summary for the predicate (*reach*).
-    /// - Else, with `k` the longest prefix of body applications that the must-summaries can
-    ///   give (the others in their frames): a child obligation for application `k`, the
+    /// - Else, a clause with a model whose body the must-summaries give entirely (one query
+    ///   per clause with a model): reach.
+    /// - Else, for the first clause with a model, with `k` the longest prefix of body
+    ///   applications that the must-summaries can give (the others in their frames), shorter
+    ///   than the body: a child obligation for application `k`, the
     ///   projection of that model onto it; the obligation is queued again above it. When the
     ///   child is reached, the prefix grows; when it is blocked, the frame shrinks.
     fn expand(&mut self, id: usize) -> Result<Step, Stop> {
@@ -270,7 +273,7 @@ impl<'c, 'a> Search<'c, 'a> {
         let enc = self.ctx.enc;
         let mut trans_core = vec![];
         let mut init_core = vec![];
-        let mut open = None;
+        let mut open = vec![];
         for c in enc.defining[pred.idx()].clone() {
             let model = match self.ctx.may(c, level - 1, &cube)? {
                 Query::Unsat(core) => {
@@ -283,24 +286,29 @@ impl<'c, 'a> Search<'c, 'a> {
                 }
                 Query::Sat(m) => m,
             };
-            let covered = self.covering(c, &model);
-            if covered.iter().all(|m| m.is_some()) {
-                let prem: Vec<usize> = covered.into_iter().flatten().collect();
-                return Ok(Step::Reached(self.add_must(c, &model, prem)?));
+            if self.covering(c, &model).iter().all(Option::is_some) {
+                return self.reached(c, &model);
             }
-            if open.is_none() {
-                open = Some((c, model));
-            }
+            open.push((c, model));
         }
-        let Some((c, may_model)) = open else {
+        if open.is_empty() {
             return Ok(Step::Blocked {
                 trans_core,
                 init_core,
             });
-        };
+        }
+        // Before expanding a body application, a clause whose body the must-summaries can
+        // give entirely (as z3's reach assumptions prefer): the cube is reached at once.
+        for (c, _) in &open {
+            let n_body = enc.clauses[*c].body.len();
+            if let Some(model) = self.ctx.mixed(*c, level - 1, n_body, &cube)? {
+                return self.reached(*c, &model);
+            }
+        }
+        let (c, may_model) = open.swap_remove(0);
         let n_body = enc.clauses[c].body.len();
         let mut found = None;
-        for k in (1..=n_body).rev() {
+        for k in (1..n_body).rev() {
             if let Some(m) = self.ctx.mixed(c, level - 1, k, &cube)? {
                 found = Some((k, m));
                 break;
@@ -308,15 +316,6 @@ impl<'c, 'a> Search<'c, 'a> {
         }
         let (k, model) = found.unwrap_or((0, may_model));
         let covered = self.covering(c, &model);
-        if k == n_body {
-            if covered.iter().any(|m| m.is_none()) {
-                return Err(Stop::SolverError(
-                    "spacer: a model of the must-summaries lies in none of them".into(),
-                ));
-            }
-            let prem: Vec<usize> = covered.into_iter().flatten().collect();
-            return Ok(Step::Reached(self.add_must(c, &model, prem)?));
-        }
         let cl = &enc.clauses[c];
         // project constraint /\ cube(head) /\ must(b{j}) for j < k /\ F(b{j}, level - 1)
         // for j > k onto b{k}
@@ -352,6 +351,19 @@ impl<'c, 'a> Search<'c, 'a> {
             point: enc.values_at(app, &model),
         });
         Ok(Step::Child)
+    }
+
+    /// A model of clause `c` with every body application in a must-summary: the head's new
+    /// must-summary.
+    fn reached(&mut self, c: usize, model: &Assignment) -> Result<Step, Stop> {
+        let covered = self.covering(c, model);
+        if covered.iter().any(|m| m.is_none()) {
+            return Err(Stop::SolverError(
+                "spacer: a model of the must-summaries lies in none of them".into(),
+            ));
+        }
+        let prem: Vec<usize> = covered.into_iter().flatten().collect();
+        Ok(Step::Reached(self.add_must(c, model, prem)?))
     }
 
     /// `F(pred, level)` as a formula over its parameters.

@@ -331,6 +331,9 @@ pub fn generalize<B: Blocking + ?Sized>(
     if cfg.weaken_bounds {
         weaken_bounds(ctx, level, &mut g)?;
     }
+    // a weakened bound may have become another literal of the cube
+    let mut seen = rustc_hash::FxHashSet::default();
+    g.retain(|l| seen.insert(l.clone()));
     Ok(g)
 }
 
@@ -339,7 +342,8 @@ pub fn generalize<B: Blocking + ?Sized>(
 /// counts up). Other cubes that contain `cube` may be blocked at `level` for another, often
 /// inductive, reason: the cube without `g`'s literals, the sum of all the cube's bounds
 /// ([`total_sum`]), then the sums of `g`'s bounds with the cube's other bounds
-/// (`x + y <= 999`). The first that is blocked, generalized, is a second lemma for `level`.
+/// (`x + y <= 999`). The first that is blocked and, generalized, is not implied by `not g`
+/// is a second lemma for `level`.
 pub fn second_cube<B: Blocking + ?Sized>(
     ctx: &mut B,
     cfg: &Steps,
@@ -359,7 +363,11 @@ pub fn second_cube<B: Blocking + ?Sized>(
         let Some(trans_core) = ctx.trans_core(level, &h)? else {
             continue;
         };
-        return generalize(ctx, cfg, level, &h, &trans_core, init_core).map(Some);
+        let h = generalize(ctx, cfg, level, &h, &trans_core, init_core)?;
+        // generalized (a bound weakened back to one of `g`'s), it may be `g` or weaker
+        if !g.iter().all(|l| h.contains(l)) {
+            return Ok(Some(h));
+        }
     }
     Ok(None)
 }
