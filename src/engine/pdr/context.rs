@@ -52,16 +52,21 @@ pub struct Context<'a> {
 }
 
 /// The cube of a projection's literals: an equality over variables becomes two bounds, so
-/// that generalization can drop either side.
+/// that generalization can drop either side; a literal given twice is kept once.
 pub fn cube_of(lits: Vec<Term>) -> Cube {
     let mut out = Vec::with_capacity(lits.len());
+    let mut push = |l: Term| {
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    };
     for l in lits {
         match l.get() {
             TermNode::EqZ(lin) if lin.terms.iter().all(|(t, _)| t.as_var().is_some()) => {
-                out.push(mk_le_lin(lin.clone()));
-                out.push(mk_le_lin(lin.neg()));
+                push(mk_le_lin(lin.clone()));
+                push(mk_le_lin(lin.neg()));
             }
-            _ => out.push(l),
+            _ => push(l),
         }
     }
     out

@@ -371,3 +371,7 @@ pub fn second_cube<B: Blocking + ?Sized>(
     }
     Ok(None)
 }
+
+#[cfg(test)]
+#[path = "generalize_tests.rs"]
+mod tests;
