@@ -20,6 +20,8 @@ pub struct Lemma {
     pub pred: PredId,
     pub cube: Cube,
     pub level: usize,
+    /// The last failed attempt to push it: its level then, and [`Search::body_epoch`].
+    failed_push: Option<(usize, u64)>,
 }
 
 /// A must-summary: every valuation of `cube` (over the predicate's parameters) is derivable,
@@ -94,6 +96,11 @@ pub struct Search<'c, 'a> {
     /// Obligations processed that are guesses (or their children), and the others.
     may_work: usize,
     normal_work: usize,
+    /// Per predicate, how many times a lemma was asserted for it (at any level): a frame
+    /// `F(P, i)` is unchanged while this count is.
+    epochs: Vec<u64>,
+    /// Per predicate, the predicates of the body applications of the clauses defining it.
+    body_preds: Vec<Vec<PredId>>,
 }
 
 impl<'c, 'a> Search<'c, 'a> {
@@ -102,6 +109,7 @@ impl<'c, 'a> Search<'c, 'a> {
         ctx: &'c mut Context<'a>,
         counters: &'c mut Counters,
     ) -> Search<'c, 'a> {
+        let enc = ctx.enc;
         Search {
             cfg,
             ctx,
@@ -113,7 +121,28 @@ impl<'c, 'a> Search<'c, 'a> {
             global: cfg.global.then(Global::default),
             may_work: 0,
             normal_work: 0,
+            epochs: vec![0; enc.params.len()],
+            body_preds: (0..enc.params.len())
+                .map(|p| {
+                    let mut preds: Vec<PredId> = enc.defining[p]
+                        .iter()
+                        .flat_map(|&c| enc.clauses[c].body.iter().map(|b| b.pred))
+                        .collect();
+                    preds.sort_by_key(|q| q.0);
+                    preds.dedup();
+                    preds
+                })
+                .collect(),
         }
+    }
+
+    /// A stamp of the frames that pushing a lemma of `pred` reads: the sum of the epochs of
+    /// its body predicates (epochs only grow, so the sum changes when one of them does).
+    fn body_epoch(&self, pred: PredId) -> u64 {
+        self.body_preds[pred.idx()]
+            .iter()
+            .map(|q| self.epochs[q.idx()])
+            .sum()
     }
 
     /// Opens level `N + 1`, asks whether the query is derivable at height `N + 1`, blocks or
@@ -435,6 +464,7 @@ impl<'c, 'a> Search<'c, 'a> {
         let first = level;
         let mut level = level;
         self.ctx.assert_lemma(pred, &cube, level)?;
+        self.epochs[pred.idx()] += 1;
         while self.cfg.push_lemmas && level < self.n && self.ctx.pushable(pred, level, &cube)? {
             level += 1;
             self.ctx.assert_lemma(pred, &cube, level)?;
@@ -449,13 +479,20 @@ impl<'c, 'a> Search<'c, 'a> {
         self.lemmas.retain(|l| {
             l.pred != pred || l.level > level || !cube.iter().all(|lit| l.cube.contains(lit))
         });
-        self.lemmas.push(Lemma { pred, cube, level });
+        self.lemmas.push(Lemma {
+            pred,
+            cube,
+            level,
+            failed_push: None,
+        });
         Ok(level)
     }
 
     /// Pushes lemmas of level `i` to `i + 1` when every clause defining their predicate,
     /// with bodies in `F(., i)`, implies them, for `i < N`. When a level ends up with no lemma
-    /// of any predicate, `F(., i) = F(., i + 1)` is a model; returns `i`.
+    /// of any predicate, `F(., i) = F(., i + 1)` is a model; returns `i`. A lemma that failed
+    /// to leave level `i` is not asked again while no frame of its body predicates changed:
+    /// the query would be the same.
     fn propagate(&mut self) -> Result<Option<usize>, Stop> {
         for i in 1..self.n {
             for j in 0..self.lemmas.len() {
@@ -463,9 +500,16 @@ impl<'c, 'a> Search<'c, 'a> {
                     continue;
                 }
                 let (pred, cube) = (self.lemmas[j].pred, self.lemmas[j].cube.clone());
+                let stamp = (i, self.body_epoch(pred));
+                if self.lemmas[j].failed_push == Some(stamp) {
+                    continue;
+                }
                 if self.ctx.pushable(pred, i, &cube)? {
                     self.ctx.assert_lemma(pred, &cube, i + 1)?;
+                    self.epochs[pred.idx()] += 1;
                     self.lemmas[j].level = i + 1;
+                } else {
+                    self.lemmas[j].failed_push = Some(stamp);
                 }
             }
             if self.lemmas.iter().all(|l| l.level != i) {
