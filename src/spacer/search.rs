@@ -101,6 +101,8 @@ pub struct Search<'c, 'a> {
     epochs: Vec<u64>,
     /// Per predicate, the predicates of the body applications of the clauses defining it.
     body_preds: Vec<Vec<PredId>>,
+    /// Some clause has two or more body applications.
+    non_linear: bool,
 }
 
 impl<'c, 'a> Search<'c, 'a> {
@@ -133,6 +135,7 @@ impl<'c, 'a> Search<'c, 'a> {
                     preds
                 })
                 .collect(),
+            non_linear: enc.clauses.iter().any(|c| c.body.len() > 1),
         }
     }
 
@@ -289,7 +292,7 @@ impl<'c, 'a> Search<'c, 'a> {
     /// - A clause has a model with every body application in a must-summary: a new
     ///   must-summary for the predicate (*reach*).
     /// - Else, a clause with a model whose body the must-summaries give entirely (one query
-    ///   per clause with a model): reach.
+    ///   per clause; in a linear system, the first clause only): reach.
     /// - Else, for the first clause with a model, with `k` the longest prefix of body
     ///   applications that the must-summaries can give (the others in their frames), shorter
     ///   than the body: a child obligation for application `k`, the
@@ -327,9 +330,14 @@ impl<'c, 'a> Search<'c, 'a> {
             });
         }
         // Before expanding a body application, a clause whose body the must-summaries can
-        // give entirely (as z3's reach assumptions prefer): the cube is reached at once.
-        for (c, _) in &open {
+        // give entirely (as z3's reach assumptions prefer): the cube is reached at once. In
+        // a linear system only the first is asked (the extra queries did not pay on
+        // LIA-Lin).
+        for (i, (c, _)) in open.iter().enumerate() {
             let n_body = enc.clauses[*c].body.len();
+            if i > 0 && !self.non_linear {
+                break;
+            }
             if let Some(model) = self.ctx.mixed(*c, level - 1, n_body, &cube)? {
                 return self.reached(*c, &model);
             }

@@ -2,7 +2,6 @@
 //! satisfies it, and a core is the whole cube.
 
 use super::*;
-use crate::engine::pdr::context::cube_of;
 use crate::logic::{Assignment, Value};
 
 /// `init` and `reach` are finite sets of states; every check ignores the level.
@@ -64,9 +63,7 @@ fn all_steps() -> Steps {
 }
 
 #[test]
-fn a_cube_keeps_each_literal_once() {
-    let cube = cube_of(vec![at_least(5), at_least(6), at_least(5)]);
-    assert_eq!(cube, vec![at_least(5), at_least(6)]);
+fn a_lemma_keeps_each_literal_once() {
     let steps = Steps {
         eliminate_vars: false,
         pair_sums: false,
