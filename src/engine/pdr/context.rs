@@ -54,8 +54,8 @@ pub struct Context<'a> {
 /// The cube of a projection's literals: an equality over variables becomes two bounds, so
 /// that generalization can drop either side. A literal may come twice: dropping it drops
 /// both copies, and [`super::generalize::generalize`] returns each literal once. (Removing
-/// the copies here changed PDR's search on lustre files, e.g. `DRAGON_13` from 63 lemmas to
-/// 106, and the LIA-Lin portfolio lost 4 files at 5 s; left as it was.)
+/// the copies here changed PDR's search on lustre files, `DRAGON_13` from 63 lemmas to 106;
+/// left as it was.)
 pub fn cube_of(lits: Vec<Term>) -> Cube {
     let mut out = Vec::with_capacity(lits.len());
     for l in lits {
