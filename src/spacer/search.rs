@@ -318,8 +318,9 @@ impl<'c, 'a> Search<'c, 'a> {
                 }
                 Query::Sat(m) => m,
             };
-            if self.covering(c, &model).iter().all(Option::is_some) {
-                return self.reached(c, &model);
+            let covered = self.covering(c, &model);
+            if covered.iter().all(Option::is_some) {
+                return self.reached(c, &model, covered);
             }
             open.push((c, model));
         }
@@ -339,7 +340,8 @@ impl<'c, 'a> Search<'c, 'a> {
                 break;
             }
             if let Some(model) = self.ctx.mixed(*c, level - 1, n_body, &cube)? {
-                return self.reached(*c, &model);
+                let covered = self.covering(*c, &model);
+                return self.reached(*c, &model, covered);
             }
         }
         let (c, may_model) = open.swap_remove(0);
@@ -390,10 +392,14 @@ impl<'c, 'a> Search<'c, 'a> {
         Ok(Step::Child)
     }
 
-    /// A model of clause `c` with every body application in a must-summary: the head's new
-    /// must-summary.
-    fn reached(&mut self, c: usize, model: &Assignment) -> Result<Step, Stop> {
-        let covered = self.covering(c, model);
+    /// A model of clause `c` with every body application in a must-summary (`covered`, from
+    /// [`Self::covering`]): the head's new must-summary.
+    fn reached(
+        &mut self,
+        c: usize,
+        model: &Assignment,
+        covered: Vec<Option<usize>>,
+    ) -> Result<Step, Stop> {
         if covered.iter().any(|m| m.is_none()) {
             return Err(Stop::SolverError(
                 "spacer: a model of the must-summaries lies in none of them".into(),

@@ -28,8 +28,15 @@ impl Blocking for States {
     }
 }
 
+fn x_var() -> Var {
+    Var {
+        name: "x".into(),
+        sort: Sort::Int,
+    }
+}
+
 fn x() -> Term {
-    mk_var("x", Sort::Int)
+    mk_var_of(&x_var())
 }
 
 /// `x >= k`.
@@ -41,10 +48,7 @@ fn at_least(k: i64) -> Term {
 fn small_x() -> States {
     let state = |k: i64| -> Assignment {
         let mut a = Assignment::default();
-        let Some(v) = x().as_var().cloned() else {
-            unreachable!("x is a variable")
-        };
-        a.insert(v, Value::Int(k.into()));
+        a.insert(x_var(), Value::Int(k.into()));
         a
     };
     States {
