@@ -151,6 +151,11 @@ struct Cli {
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_second_lemma: Option<bool>,
 
+    /// Spacer's joint queries: one query over all the clauses defining a predicate, not one
+    /// per clause: `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    spacer_joint: Option<bool>,
+
     /// CEGAR's abstract domain (`--engine cegar`; default pred-cart).
     #[arg(long, value_name = "DOMAIN", value_enum)]
     cegar_domain: Option<cegar::DomainKind>,
@@ -229,8 +234,8 @@ fn cegar_config(cli: &Cli) -> Result<cegar::Config, String> {
     Ok(c)
 }
 
-/// `on` or `off`, for the switches of `--spacer-global`, `--spacer-abstraction` and
-/// `--spacer-second-lemma`.
+/// `on` or `off`, for the switches of `--spacer-global`, `--spacer-abstraction`,
+/// `--spacer-second-lemma` and `--spacer-joint`.
 fn on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -647,6 +652,7 @@ fn main() {
                 global: cli.spacer_global.unwrap_or(d.global),
                 abstraction: cli.spacer_abstraction.unwrap_or(d.abstraction),
                 second_lemma: cli.spacer_second_lemma.unwrap_or(d.second_lemma),
+                joint: cli.spacer_joint.unwrap_or(d.joint),
                 ..d
             }
         },

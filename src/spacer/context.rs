@@ -11,6 +11,18 @@
 //! applications (`must_{c,j} => \/_i summary_i(b{j})`, a new literal whenever a summary is
 //! added, chained to the previous one); and each literal of an obligation's cube at the head
 //! of a clause (`a => lit(h)`, so unsat cores name cube literals).
+//!
+//! *Joint queries* ([`Context::may_any`]): with `joint`, a question about a predicate with
+//! several defining clauses is one query, not one per clause, as z3 asks it (one solver per
+//! predicate, its rules as a tagged disjunction). A selector literal implies the
+//! disjunction of the clauses' literals (`sel => act_c1 \/ .. \/ act_cn`); the frames at a
+//! body application of such a clause hold only when the clause does
+//! (`act_{c,j,l} /\ act_c => not cube(b{j})`, and `act_{c,j,0} => not act_c`), so assuming
+//! every clause's frames constrains the clauses the solver leaves off by nothing; and a cube
+//! literal is one literal for all the predicate's clauses (`a => lit(h_c1) /\ .. /\
+//! lit(h_cn)`, free at a clause that is off). A blocked cube then costs one query and gives
+//! one core, instead of one of each per clause (the llreve and nay-horn files of the LIA
+//! track define a predicate by up to 40 clauses).
 
 use super::encode::{App, Encoded};
 use crate::engine::pdr::generalize::Blocking;
@@ -36,6 +48,23 @@ pub struct Context<'a> {
     /// The cube literal behind each activation literal.
     act_lits: FxHashMap<Term, Term>,
     n_acts: usize,
+    /// Joint queries (module doc): per clause, whether its head predicate has several
+    /// defining clauses and they are asked together.
+    joint: Vec<bool>,
+    /// The selector of a set of clauses (all of one predicate).
+    selectors: FxHashMap<Vec<usize>, Term>,
+    /// The activation literal of a cube literal at the heads of all of a predicate's clauses.
+    pred_lit_acts: FxHashMap<(PredId, Term), Term>,
+}
+
+/// Which of a predicate's defining clauses a joint query ranges over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clauses {
+    /// The facts (no body).
+    Facts,
+    /// The clauses with a body.
+    Rules,
+    All,
 }
 
 impl<'a> Context<'a> {
@@ -46,6 +75,7 @@ impl<'a> Context<'a> {
         enc: &'a Encoded,
         cfg: &SolverConfig,
         max_solvers: usize,
+        joint: bool,
     ) -> Result<Context<'a>, Stop> {
         let heads: Vec<usize> = (0..enc.params.len())
             .filter(|&p| !enc.defining[p].is_empty())
@@ -79,6 +109,13 @@ impl<'a> Context<'a> {
             lit_acts: FxHashMap::default(),
             act_lits: FxHashMap::default(),
             n_acts: 0,
+            joint: enc
+                .clauses
+                .iter()
+                .map(|c| joint && enc.defining[c.head.pred.idx()].len() > 1)
+                .collect(),
+            selectors: FxHashMap::default(),
+            pred_lit_acts: FxHashMap::default(),
         };
         for (ci, c) in enc.clauses.iter().enumerate() {
             let s = ctx.solver[ci];
@@ -93,7 +130,8 @@ impl<'a> Context<'a> {
         ctx.add_level()?;
         for (ci, acts) in ctx.act_level.clone().iter().enumerate() {
             for a in acts {
-                ctx.smts[ctx.solver[ci]].assert(&mk_not(a[0].clone()))?;
+                let empty = ctx.guarded(ci, mk_false());
+                ctx.smts[ctx.solver[ci]].assert(&mk_implies(a[0].clone(), empty))?;
             }
         }
         Ok(ctx)
@@ -108,6 +146,16 @@ impl<'a> Context<'a> {
         self.n_acts += 1;
         self.smts[self.solver[c]].declare(&v)?;
         Ok(mk_var_of(&v))
+    }
+
+    /// `t` at a body application of clause `c`: `act_c => t` when `c` is asked jointly with
+    /// other clauses (so that `t` constrains nothing while `c` is off), else `t`.
+    fn guarded(&self, c: usize, t: Term) -> Term {
+        if self.joint[c] {
+            mk_implies(self.act_clause[c].clone(), t)
+        } else {
+            t
+        }
     }
 
     /// The solver of clause `c`.
@@ -140,7 +188,7 @@ impl<'a> Context<'a> {
         let lemma = mk_not(mk_and(cube.to_vec()));
         for &(c, j) in &self.enc.uses[p.idx()] {
             let a = self.act_level[c][j][level].clone();
-            let inst = self.enc.at(&lemma, &self.enc.clauses[c].body[j]);
+            let inst = self.guarded(c, self.enc.at(&lemma, &self.enc.clauses[c].body[j]));
             self.smt(c).assert(&mk_implies(a.clone(), inst))?;
         }
         Ok(())
@@ -157,6 +205,7 @@ impl<'a> Context<'a> {
                 None => inst,
             };
             let a = self.fresh_act(c, "m")?;
+            let disj = self.guarded(c, disj);
             self.smt(c).assert(&mk_implies(a.clone(), disj))?;
             self.act_must[c][j] = Some(a);
         }
@@ -288,6 +337,12 @@ impl<'a> Context<'a> {
     /// Would `not cube` hold at level `level + 1` of `p`: is `constraint_c /\ F(body, level)
     /// /\ cube(head)` unsatisfiable for every clause `c` defining `p`?
     pub fn pushable(&mut self, p: PredId, level: usize, cube: &[Term]) -> Result<bool, Stop> {
+        if self.is_joint(p) {
+            return Ok(matches!(
+                self.may_any(p, Clauses::All, level, cube)?,
+                Joint::Unsat(_)
+            ));
+        }
         for c in self.enc.defining[p.idx()].clone() {
             let mut assume = self.may_assumptions(c, level);
             assume.extend(self.head_acts(c, cube)?);
@@ -296,6 +351,159 @@ impl<'a> Context<'a> {
             }
         }
         Ok(true)
+    }
+
+    /// Are `p`'s clauses asked together (module doc, joint queries)?
+    pub fn is_joint(&self, p: PredId) -> bool {
+        self.enc.defining[p.idx()]
+            .first()
+            .is_some_and(|&c| self.joint[c])
+    }
+
+    /// The clauses of `which` defining `p`.
+    fn clauses_of(&self, p: PredId, which: Clauses) -> Vec<usize> {
+        self.enc.defining[p.idx()]
+            .iter()
+            .copied()
+            .filter(|&c| match which {
+                Clauses::Facts => self.enc.clauses[c].body.is_empty(),
+                Clauses::Rules => !self.enc.clauses[c].body.is_empty(),
+                Clauses::All => true,
+            })
+            .collect()
+    }
+
+    /// The selector of the clauses `set` (of one predicate, so in one solver):
+    /// `sel => \/_{c in set} act_c`, asserted once.
+    fn selector(&mut self, set: &[usize]) -> Result<Term, Stop> {
+        if let Some(s) = self.selectors.get(set) {
+            return Ok(s.clone());
+        }
+        let sel = self.fresh_act(set[0], "s")?;
+        let disj = mk_or(set.iter().map(|&c| self.act_clause[c].clone()).collect());
+        self.smt(set[0]).assert(&mk_implies(sel.clone(), disj))?;
+        self.selectors.insert(set.to_vec(), sel.clone());
+        Ok(sel)
+    }
+
+    /// The activation literals of the cube's literals at the heads of all of `p`'s clauses.
+    fn pred_head_acts(&mut self, p: PredId, cube: &[Term]) -> Result<Vec<Term>, Stop> {
+        let defining = &self.enc.defining[p.idx()];
+        let mut out = Vec::with_capacity(cube.len());
+        for lit in cube {
+            if let Some(a) = self.pred_lit_acts.get(&(p, lit.clone())) {
+                out.push(a.clone());
+                continue;
+            }
+            let a = self.fresh_act(defining[0], "l")?;
+            let inst = mk_and(
+                defining
+                    .iter()
+                    .map(|&c| self.enc.at(lit, &self.enc.clauses[c].head))
+                    .collect(),
+            );
+            self.smt(defining[0]).assert(&mk_implies(a.clone(), inst))?;
+            self.pred_lit_acts.insert((p, lit.clone()), a.clone());
+            self.act_lits.insert(a.clone(), lit.clone());
+            out.push(a);
+        }
+        Ok(out)
+    }
+
+    /// After sat in the solver of the clauses `set`: the first of them the model turns on.
+    fn active(&mut self, set: &[usize]) -> Result<usize, Stop> {
+        let acts: Vec<Var> = set
+            .iter()
+            .filter_map(|&c| self.act_clause[c].as_var().cloned())
+            .collect();
+        let vals = self.smt(set[0]).get_values(&acts)?;
+        set.iter()
+            .zip(vals)
+            .find(|(_, v)| matches!(v, Value::Bool(true)))
+            .map(|(&c, _)| c)
+            .ok_or_else(|| Stop::SolverError("spacer: a joint model turns no clause on".into()))
+    }
+
+    /// One query for the clauses `set` of `p` under `assume` (beside the selector and the
+    /// cube at the heads): the active clause and its model, or the core.
+    fn check_joint(
+        &mut self,
+        p: PredId,
+        set: &[usize],
+        mut assume: Vec<Term>,
+        cube: &[Term],
+    ) -> Result<Joint, Stop> {
+        assume.push(self.selector(set)?);
+        assume.extend(self.pred_head_acts(p, cube)?);
+        let c0 = set[0];
+        if !self.check(c0, &assume)? {
+            return Ok(Joint::Unsat(self.core(c0)?));
+        }
+        let c = self.active(set)?;
+        let vars = self.enc.clauses[c].vars.clone();
+        Ok(Joint::Sat(c, self.smt(c).get_model(&vars)?))
+    }
+
+    /// `constraint_c /\ F(body, level) /\ cube(head)` for some clause `c` of `which`
+    /// defining `p`, in one query when `p` is joint (else one per clause): a clause with
+    /// its model, or the union of the cores.
+    pub fn may_any(
+        &mut self,
+        p: PredId,
+        which: Clauses,
+        level: usize,
+        cube: &[Term],
+    ) -> Result<Joint, Stop> {
+        let set = self.clauses_of(p, which);
+        if set.len() > 1 && self.is_joint(p) {
+            let mut assume = vec![];
+            for &c in &set {
+                for acts in &self.act_level[c] {
+                    assume.extend(acts[level..].iter().cloned());
+                }
+            }
+            return self.check_joint(p, &set, assume, cube);
+        }
+        let mut core = vec![];
+        for c in set {
+            match self.may(c, level, cube)? {
+                Query::Sat(m) => return Ok(Joint::Sat(c, m)),
+                Query::Unsat(k) => core.extend(k),
+            }
+        }
+        Ok(Joint::Unsat(core))
+    }
+
+    /// A clause `c` with a body defining `p` whose every body application the
+    /// must-summaries give, with `constraint_c /\ must(body) /\ cube(head)` satisfiable:
+    /// `c` and its model (one query when `p` is joint, else one per clause).
+    pub fn reach_any(
+        &mut self,
+        p: PredId,
+        cube: &[Term],
+    ) -> Result<Option<(usize, Assignment)>, Stop> {
+        let set: Vec<usize> = self
+            .clauses_of(p, Clauses::Rules)
+            .into_iter()
+            .filter(|&c| self.act_must[c].iter().all(Option::is_some))
+            .collect();
+        if set.len() > 1 && self.is_joint(p) {
+            let assume: Vec<Term> = set
+                .iter()
+                .flat_map(|&c| self.act_must[c].iter().flatten().cloned())
+                .collect();
+            return Ok(match self.check_joint(p, &set, assume, cube)? {
+                Joint::Sat(c, m) => Some((c, m)),
+                Joint::Unsat(_) => None,
+            });
+        }
+        for c in set {
+            let n = self.enc.clauses[c].body.len();
+            if let Some(m) = self.mixed(c, 0, n, cube)? {
+                return Ok(Some((c, m)));
+            }
+        }
+        Ok(None)
     }
 
     /// The checks of [`Blocking`] for predicate `p`.
@@ -307,6 +515,14 @@ impl<'a> Context<'a> {
 /// The answer to a query with a cube at the head.
 pub enum Query {
     Sat(Assignment),
+    /// The cube literals of an unsat core.
+    Unsat(Vec<Term>),
+}
+
+/// The answer to a query over several clauses.
+pub enum Joint {
+    /// A clause with a model of its variables.
+    Sat(usize, Assignment),
     /// The cube literals of an unsat core.
     Unsat(Vec<Term>),
 }
@@ -327,8 +543,11 @@ impl Blocking for PredBlocking<'_, '_> {
     /// clause `c` defining the predicate, `not cube` at each body application `b{j}` of the
     /// predicate itself (relative induction).
     fn inductive_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
-        let mut core = vec![];
         let ctx = &mut *self.ctx;
+        if ctx.is_joint(self.pred) {
+            return self.joint_inductive_core(level, cube);
+        }
+        let mut core = vec![];
         for c in ctx.enc.defining[self.pred.idx()].clone() {
             let cl = &ctx.enc.clauses[c];
             if cl.body.is_empty() {
@@ -364,25 +583,64 @@ impl Blocking for PredBlocking<'_, '_> {
 }
 
 impl PredBlocking<'_, '_> {
-    /// [`Context::may`] at `level` for each clause defining the predicate that is a fact (or,
-    /// with `facts` false, that has a body): `None` when one has a model, else the union of
-    /// their cores.
+    /// Relative induction over all of the predicate's clauses with a body in one query:
+    /// `act_c => not cube(b{j})` at each application of the predicate itself, in a scope.
+    fn joint_inductive_core(
+        &mut self,
+        level: usize,
+        cube: &[Term],
+    ) -> Result<Option<Vec<Term>>, Stop> {
+        let ctx = &mut *self.ctx;
+        let set = ctx.clauses_of(self.pred, Clauses::Rules);
+        if set.is_empty() {
+            return Ok(Some(vec![]));
+        }
+        let not_cube = mk_not(mk_and(cube.to_vec()));
+        let mut strengthen = vec![];
+        for &c in &set {
+            let cl = &ctx.enc.clauses[c];
+            for b in cl.body.iter().filter(|b| b.pred == self.pred) {
+                strengthen.push(ctx.guarded(c, ctx.enc.at(&not_cube, b)));
+            }
+        }
+        // the selector and the cube's literals outlive the scope
+        if set.len() > 1 {
+            ctx.selector(&set)?;
+            ctx.pred_head_acts(self.pred, cube)?;
+        } else {
+            ctx.head_acts(set[0], cube)?;
+        }
+        let c0 = set[0];
+        ctx.smt(c0).push()?;
+        ctx.smt(c0).assert(&mk_and(strengthen))?;
+        let r = ctx.may_any(self.pred, Clauses::Rules, level - 1, cube);
+        ctx.smt(c0).pop()?;
+        Ok(match r? {
+            Joint::Sat(..) => None,
+            Joint::Unsat(core) => Some(core),
+        })
+    }
+
+    /// [`Context::may_any`] at `level` over the predicate's facts (or, with `facts` false,
+    /// its clauses with a body): `None` when one has a model, else the core.
     fn may_cores(
         &mut self,
         facts: bool,
         level: usize,
         cube: &[Term],
     ) -> Result<Option<Vec<Term>>, Stop> {
-        let mut core = vec![];
-        for c in self.ctx.enc.defining[self.pred.idx()].clone() {
-            if self.ctx.enc.clauses[c].body.is_empty() != facts {
-                continue;
-            }
-            match self.ctx.may(c, level, cube)? {
-                Query::Sat(_) => return Ok(None),
-                Query::Unsat(k) => core.extend(k),
-            }
-        }
-        Ok(Some(core))
+        let which = if facts {
+            Clauses::Facts
+        } else {
+            Clauses::Rules
+        };
+        Ok(match self.ctx.may_any(self.pred, which, level, cube)? {
+            Joint::Sat(..) => None,
+            Joint::Unsat(core) => Some(core),
+        })
     }
 }
+
+#[cfg(test)]
+#[path = "context_tests.rs"]
+mod tests;

@@ -72,6 +72,9 @@ pub struct Config {
     /// The proof-based abstraction and counterexample-based refinement of seed 004
     /// (Komuravelli et al., CAV 2013) around the search.
     pub abstraction: bool,
+    /// Ask about a predicate with several defining clauses in one query over all of them
+    /// (the context's joint queries), not one per clause (default: true).
+    pub joint: bool,
 }
 
 impl Default for Config {
@@ -85,6 +88,7 @@ impl Default for Config {
             solvers: 8,
             global: true,
             abstraction: false,
+            joint: true,
         }
     }
 }
@@ -145,7 +149,7 @@ impl Spacer {
             return abstraction::run(self, sys, smt_cfg);
         }
         let enc = Encoded::new(sys);
-        let mut ctx = Context::new(&enc, smt_cfg, self.cfg.solvers)?;
+        let mut ctx = Context::new(&enc, smt_cfg, self.cfg.solvers, self.cfg.joint)?;
         let mut search = Search::new(&self.cfg, &mut ctx, &mut self.counters);
         let r = search.run();
         let lemmas = std::mem::take(&mut search.lemmas);

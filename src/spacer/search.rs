@@ -1,7 +1,7 @@
 //! The Spacer loop: proof obligations over predicates, must-summaries, lemmas and
 //! propagation.
 
-use super::context::{Context, Query};
+use super::context::{Clauses, Context, Joint, Query};
 use super::global::Global;
 use super::{Config, Counters};
 use crate::engine::log_progress;
@@ -288,6 +288,11 @@ impl<'c, 'a> Search<'c, 'a> {
 
     /// One step on obligation `id`: each clause defining its predicate is asked, with body
     /// applications in `F(., level - 1)`, for a valuation in the cube.
+    ///
+    /// With joint queries (a predicate with several clauses, `Config::joint`), the facts are
+    /// one query and the other clauses one more; the clause the model turns on is the only
+    /// one with a model, and in a non-linear system one query asks whether the
+    /// must-summaries give the whole body of any clause.
     /// - No clause has a model: blocked, with the cores of the facts and of the other clauses.
     /// - A clause has a model with every body application in a must-summary: a new
     ///   must-summary for the predicate (*reach*).
@@ -306,7 +311,33 @@ impl<'c, 'a> Search<'c, 'a> {
         let mut trans_core = vec![];
         let mut init_core = vec![];
         let mut open = vec![];
-        for c in enc.defining[pred.idx()].clone() {
+        let joint = self.ctx.is_joint(pred);
+        if joint {
+            // one query for the facts, one for the other clauses
+            let model = match self.ctx.may_any(pred, Clauses::Facts, level - 1, &cube)? {
+                Joint::Unsat(core) => {
+                    init_core = core;
+                    self.ctx.may_any(pred, Clauses::Rules, level - 1, &cube)?
+                }
+                sat => sat,
+            };
+            match model {
+                Joint::Unsat(core) => trans_core = core,
+                Joint::Sat(c, model) => {
+                    let covered = self.covering(c, &model);
+                    if covered.iter().all(Option::is_some) {
+                        return self.reached(c, &model, covered);
+                    }
+                    open.push((c, model));
+                }
+            }
+        }
+        let each = if joint {
+            vec![]
+        } else {
+            enc.defining[pred.idx()].clone()
+        };
+        for c in each {
             let model = match self.ctx.may(c, level - 1, &cube)? {
                 Query::Unsat(core) => {
                     if enc.clauses[c].body.is_empty() {
@@ -334,8 +365,17 @@ impl<'c, 'a> Search<'c, 'a> {
         // give entirely (as z3's reach assumptions prefer): the cube is reached at once. In
         // a linear system only the first is asked (the extra queries did not pay on
         // LIA-Lin).
+        if joint && self.non_linear {
+            if let Some((c, model)) = self.ctx.reach_any(pred, &cube)? {
+                let covered = self.covering(c, &model);
+                return self.reached(c, &model, covered);
+            }
+        }
         for (i, (c, _)) in open.iter().enumerate() {
             let n_body = enc.clauses[*c].body.len();
+            if joint && self.non_linear {
+                break;
+            }
             if i > 0 && !self.non_linear {
                 break;
             }
