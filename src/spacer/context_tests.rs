@@ -26,7 +26,7 @@ fn at(enc: &Encoded, p: PredId, n: i64) -> Vec<Term> {
     vec![mk_eq(mk_var_of(&enc.params[p.idx()][0]), mk_int(n))]
 }
 
-/// The head predicate of the clause a joint query answered with.
+/// The body predicate of the clause a joint query answered with (`None`: blocked).
 fn head_of(enc: &Encoded, q: &Joint) -> Option<PredId> {
     match q {
         Joint::Sat(c, _) => Some(enc.clauses[*c].body[0].pred),
@@ -99,13 +99,13 @@ fn a_joint_model_is_a_model_of_the_clause_it_names() {
         let head = enc.values_at(&cl.head, &m).unwrap();
         assert_eq!(eval_bool(&at(&enc, q, n)[0], &head), Ok(true));
         let body = enc.values_at(&cl.body[0], &m).unwrap();
-        let frame = ctx_frame_holds(&enc, r, cl.body[0].pred, &body);
+        let frame = in_frame(&enc, r, cl.body[0].pred, &body);
         assert!(frame, "clause {c}: the body lies outside its frame: {m:?}");
     }
 }
 
 /// Whether `vals` (of `b`'s parameters) lies in the frame at level 1 of the test: R's is
 /// `x = 1`, every other predicate's is everything.
-fn ctx_frame_holds(enc: &Encoded, r: PredId, b: PredId, vals: &Assignment) -> bool {
+fn in_frame(enc: &Encoded, r: PredId, b: PredId, vals: &Assignment) -> bool {
     b != r || eval_bool(&at(enc, r, 1)[0], vals) == Ok(true)
 }

@@ -22,8 +22,9 @@
 //! Incremental solvers, one per predicate (up to [`Config::solvers`]), hold its clauses and
 //! the lemmas and must-summaries at their body applications behind activation literals
 //! ([`context`]); a question about a predicate with several clauses is one joint query
-//! over all of them ([`Config::joint`]). Global guidance ([`global`]) proposes guesses after each lemma;
-//! they are obligations like the others, except that reaching one is not a counterexample.
+//! over all of them ([`Config::joint`]). Global guidance ([`global`]) proposes guesses
+//! after each lemma; they are obligations like the others, except that reaching one is not
+//! a counterexample.
 //! With [`Config::abstraction`], [`Spacer::solve`] runs the proof-based abstraction and
 //! counterexample-based refinement of seed 004 around the search ([`abstraction`], which
 //! maps that paper's functions to ours).
