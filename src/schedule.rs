@@ -78,6 +78,19 @@ pub fn non_linear(cores: usize) -> Vec<Vec<Step>> {
     }
 }
 
+/// The lanes for a system whose clauses were non-linear and became linear in preprocessing
+/// (the inlined procedure summaries of CHC-COMP's LIA track): PDR beside Spacer for the whole
+/// run. Chosen by `scripts/schedule` on those 375 LIA files, each engine alone at 5 s (README,
+/// "Portfolio"): 370 solved, against 368 for [`for_cores`]'s `pdr | spacer:2,trl`, where TRL
+/// adds nothing (201 alone) and Spacer needs 2 to 5 s on the DRAGON and metros files.
+pub fn linearized(cores: usize) -> Vec<Vec<Step>> {
+    if cores >= 2 && cores < 4 {
+        vec![vec![run(Pdr)], vec![run(Spacer)]]
+    } else {
+        for_cores(cores)
+    }
+}
+
 /// The cores to schedule for: `jobs` when given, else what the machine offers.
 pub fn cores(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| {
@@ -121,6 +134,9 @@ mod tests {
             }
         }
         assert_eq!(for_cores(0), for_cores(1));
+        for n in 1..=16 {
+            assert!(linearized(n).len() <= n.max(1));
+        }
     }
 
     #[test]

@@ -333,10 +333,13 @@ impl Run<'_> {
         if crate::mem::over_limit() {
             return Verdict::Unknown(memory_limit_reason());
         }
+        let cores = crate::schedule::cores(opts.jobs);
         let lanes = if !opts.engines.is_empty() {
             crate::schedule::each_alone(&opts.engines)
+        } else if !self.orig.is_linear() {
+            crate::schedule::linearized(cores)
         } else {
-            crate::schedule::for_cores(crate::schedule::cores(opts.jobs))
+            crate::schedule::for_cores(cores)
         };
         let t = Instant::now();
         // Spacer's clause graph shares the preprocessed system (no copy)
@@ -358,7 +361,7 @@ impl Run<'_> {
                 .filter(|e| matches!(e, EngineKind::Spacer | EngineKind::SpacerLocal))
                 .collect();
             let lanes = if graph_engines.is_empty() {
-                crate::schedule::non_linear(crate::schedule::cores(opts.jobs))
+                crate::schedule::non_linear(cores)
             } else {
                 crate::schedule::each_alone(&graph_engines)
             };

@@ -30,7 +30,7 @@ use crate::engine::Stop;
 use crate::frontend::PredId;
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub struct Context<'a> {
     pub enc: &'a Encoded,
@@ -38,11 +38,17 @@ pub struct Context<'a> {
     pub smts: Vec<Smt>,
     solver: Vec<usize>,
     act_clause: Vec<Term>,
-    /// `act_level[c][j][l]` guards the lemmas stored at level `l` at body application `j`
-    /// of clause `c`.
-    act_level: Vec<Vec<Vec<Term>>>,
-    /// Per clause and body position, the literal of the current disjunction of must-summaries.
-    act_must: Vec<Vec<Option<Term>>>,
+    /// `act_level[s][l]` guards the lemmas stored at level `l` at slot `s` (a body
+    /// application, shared by a joint predicate's clauses: [`super::encode`]).
+    act_level: Vec<Vec<Term>>,
+    /// Per slot, the literal of the current disjunction of must-summaries.
+    act_must: Vec<Option<Term>>,
+    /// Per slot of a joint predicate's clauses, the literal under which its frames and
+    /// must-summaries hold: its clause's literal, or one that each of its clauses' literals
+    /// implies.
+    slot_guard: Vec<Option<Term>>,
+    /// Per solver, the variables declared in it (clauses share the names of slots).
+    declared: Vec<FxHashSet<Var>>,
     /// The activation literal of a cube literal (over parameters) at the head of a clause.
     lit_acts: FxHashMap<(usize, Term), Term>,
     /// The cube literal behind each activation literal.
@@ -96,16 +102,10 @@ impl<'a> Context<'a> {
             smts,
             solver,
             act_clause: vec![],
-            act_level: enc
-                .clauses
-                .iter()
-                .map(|c| vec![vec![]; c.body.len()])
-                .collect(),
-            act_must: enc
-                .clauses
-                .iter()
-                .map(|c| vec![None; c.body.len()])
-                .collect(),
+            act_level: vec![vec![]; enc.slots.len()],
+            act_must: vec![None; enc.slots.len()],
+            slot_guard: vec![None; enc.slots.len()],
+            declared: vec![FxHashSet::default(); n],
             lit_acts: FxHashMap::default(),
             act_lits: FxHashMap::default(),
             n_acts: 0,
@@ -120,19 +120,36 @@ impl<'a> Context<'a> {
         for (ci, c) in enc.clauses.iter().enumerate() {
             let s = ctx.solver[ci];
             for v in &c.vars {
-                ctx.smts[s].declare(v)?;
+                if ctx.declared[s].insert(v.clone()) {
+                    ctx.smts[s].declare(v)?;
+                }
             }
             let a = ctx.fresh_act(ci, "c")?;
             ctx.smts[s].assert(&mk_implies(a.clone(), c.constraint.clone()))?;
             ctx.act_clause.push(a);
         }
+        for (s, slot) in enc.slots.iter().enumerate() {
+            let c0 = slot.users[0];
+            if !ctx.joint[c0] {
+                continue;
+            }
+            ctx.slot_guard[s] = Some(if slot.users.len() == 1 {
+                ctx.act_clause[c0].clone()
+            } else {
+                let g = ctx.fresh_act(c0, "g")?;
+                for &c in &slot.users {
+                    let on = mk_implies(ctx.act_clause[c].clone(), g.clone());
+                    ctx.smt(c).assert(&on)?;
+                }
+                g
+            });
+        }
         // level 0: every frame is empty
         ctx.add_level()?;
-        for (ci, acts) in ctx.act_level.clone().iter().enumerate() {
-            for a in acts {
-                let empty = ctx.guarded(ci, mk_false());
-                ctx.smts[ctx.solver[ci]].assert(&mk_implies(a[0].clone(), empty))?;
-            }
+        for s in 0..enc.slots.len() {
+            let empty = ctx.guarded(s, mk_false());
+            let a = ctx.act_level[s][0].clone();
+            ctx.slot_smt(s).assert(&mk_implies(a, empty))?;
         }
         Ok(ctx)
     }
@@ -148,19 +165,35 @@ impl<'a> Context<'a> {
         Ok(mk_var_of(&v))
     }
 
-    /// `t` at a body application of clause `c`: `act_c => t` when `c` is asked jointly with
-    /// other clauses (so that `t` constrains nothing while `c` is off), else `t`.
-    fn guarded(&self, c: usize, t: Term) -> Term {
-        if self.joint[c] {
-            mk_implies(self.act_clause[c].clone(), t)
-        } else {
-            t
+    /// `t` at slot `s`: `guard_s => t` when its clauses are asked jointly with others (so
+    /// that `t` constrains nothing while they are off), else `t`.
+    fn guarded(&self, s: usize, t: Term) -> Term {
+        match &self.slot_guard[s] {
+            Some(g) => mk_implies(g.clone(), t),
+            None => t,
         }
     }
 
     /// The solver of clause `c`.
     fn smt(&mut self, c: usize) -> &mut Smt {
         &mut self.smts[self.solver[c]]
+    }
+
+    /// The solver of slot `s`'s clauses.
+    fn slot_smt(&mut self, s: usize) -> &mut Smt {
+        let c = self.enc.slots[s].users[0];
+        self.smt(c)
+    }
+
+    /// The distinct slots of the body applications of the clauses `set`.
+    fn slots_of(&self, set: &[usize]) -> Vec<usize> {
+        let mut out: Vec<usize> = set
+            .iter()
+            .flat_map(|&c| self.enc.slot_of[c].iter().copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// The SMT counters of all solvers.
@@ -174,11 +207,9 @@ impl<'a> Context<'a> {
 
     /// Opens a new top level at every body application.
     pub fn add_level(&mut self) -> Result<(), Stop> {
-        for c in 0..self.act_level.len() {
-            for j in 0..self.act_level[c].len() {
-                let a = self.fresh_act(c, "F")?;
-                self.act_level[c][j].push(a);
-            }
+        for s in 0..self.act_level.len() {
+            let a = self.fresh_act(self.enc.slots[s].users[0], "F")?;
+            self.act_level[s].push(a);
         }
         Ok(())
     }
@@ -186,10 +217,10 @@ impl<'a> Context<'a> {
     /// Adds `not cube` to `F(p, 1) .. F(p, level)` at every body application of `p`.
     pub fn assert_lemma(&mut self, p: PredId, cube: &[Term], level: usize) -> Result<(), Stop> {
         let lemma = mk_not(mk_and(cube.to_vec()));
-        for &(c, j) in &self.enc.uses[p.idx()] {
-            let a = self.act_level[c][j][level].clone();
-            let inst = self.guarded(c, self.enc.at(&lemma, &self.enc.clauses[c].body[j]));
-            self.smt(c).assert(&mk_implies(a.clone(), inst))?;
+        for &s in &self.enc.pred_slots[p.idx()] {
+            let a = self.act_level[s][level].clone();
+            let inst = self.guarded(s, self.enc.at(&lemma, &self.enc.slots[s].app));
+            self.slot_smt(s).assert(&mk_implies(a, inst))?;
         }
         Ok(())
     }
@@ -198,16 +229,16 @@ impl<'a> Context<'a> {
     /// `must'_{c,j} => summary(b{j}) \/ must_{c,j}`, so the new literal stands for the
     /// disjunction of all of `p`'s summaries.
     pub fn add_must(&mut self, p: PredId, summary: &Term) -> Result<(), Stop> {
-        for &(c, j) in &self.enc.uses[p.idx()] {
-            let inst = self.enc.at(summary, &self.enc.clauses[c].body[j]);
-            let disj = match &self.act_must[c][j] {
+        for &s in &self.enc.pred_slots[p.idx()] {
+            let inst = self.enc.at(summary, &self.enc.slots[s].app);
+            let disj = match &self.act_must[s] {
                 Some(prev) => mk_or(vec![inst, prev.clone()]),
                 None => inst,
             };
-            let a = self.fresh_act(c, "m")?;
-            let disj = self.guarded(c, disj);
-            self.smt(c).assert(&mk_implies(a.clone(), disj))?;
-            self.act_must[c][j] = Some(a);
+            let a = self.fresh_act(self.enc.slots[s].users[0], "m")?;
+            let disj = self.guarded(s, disj);
+            self.slot_smt(s).assert(&mk_implies(a.clone(), disj))?;
+            self.act_must[s] = Some(a);
         }
         Ok(())
     }
@@ -252,8 +283,8 @@ impl<'a> Context<'a> {
     /// The assumptions of clause `c` with its body applications in `F(., level)`.
     fn may_assumptions(&self, c: usize, level: usize) -> Vec<Term> {
         let mut assume = vec![self.act_clause[c].clone()];
-        for acts in &self.act_level[c] {
-            assume.extend(acts[level..].iter().cloned());
+        for &s in &self.enc.slot_of[c] {
+            assume.extend(self.act_level[s][level..].iter().cloned());
         }
         assume
     }
@@ -281,12 +312,12 @@ impl<'a> Context<'a> {
         cube: &[Term],
     ) -> Result<Option<Assignment>, Stop> {
         let mut assume = vec![self.act_clause[c].clone()];
-        for (j, a) in self.act_must[c].iter().enumerate() {
+        for (j, &s) in self.enc.slot_of[c].iter().enumerate() {
             if j >= k {
-                assume.extend(self.act_level[c][j][level..].iter().cloned());
+                assume.extend(self.act_level[s][level..].iter().cloned());
                 continue;
             }
-            match a {
+            match &self.act_must[s] {
                 Some(a) => assume.push(a.clone()),
                 None => return Ok(None),
             }
@@ -396,12 +427,13 @@ impl<'a> Context<'a> {
                 continue;
             }
             let a = self.fresh_act(defining[0], "l")?;
-            let inst = mk_and(
-                defining
-                    .iter()
-                    .map(|&c| self.enc.at(lit, &self.enc.clauses[c].head))
-                    .collect(),
-            );
+            let mut insts: Vec<Term> = defining
+                .iter()
+                .map(|&c| self.enc.at(lit, &self.enc.clauses[c].head))
+                .collect();
+            // with shared slots, every clause has the same head
+            insts.dedup();
+            let inst = mk_and(insts);
             self.smt(defining[0]).assert(&mk_implies(a.clone(), inst))?;
             self.pred_lit_acts.insert((p, lit.clone()), a.clone());
             self.act_lits.insert(a.clone(), lit.clone());
@@ -456,12 +488,11 @@ impl<'a> Context<'a> {
     ) -> Result<Joint, Stop> {
         let set = self.clauses_of(p, which);
         if set.len() > 1 && self.is_joint(p) {
-            let mut assume = vec![];
-            for &c in &set {
-                for acts in &self.act_level[c] {
-                    assume.extend(acts[level..].iter().cloned());
-                }
-            }
+            let assume = self
+                .slots_of(&set)
+                .into_iter()
+                .flat_map(|s| self.act_level[s][level..].iter().cloned())
+                .collect();
             return self.check_joint(p, &set, assume, cube);
         }
         let mut core = vec![];
@@ -485,12 +516,17 @@ impl<'a> Context<'a> {
         let set: Vec<usize> = self
             .clauses_of(p, Clauses::Rules)
             .into_iter()
-            .filter(|&c| self.act_must[c].iter().all(Option::is_some))
+            .filter(|&c| {
+                self.enc.slot_of[c]
+                    .iter()
+                    .all(|&s| self.act_must[s].is_some())
+            })
             .collect();
         if set.len() > 1 && self.is_joint(p) {
-            let assume: Vec<Term> = set
-                .iter()
-                .flat_map(|&c| self.act_must[c].iter().flatten().cloned())
+            let assume: Vec<Term> = self
+                .slots_of(&set)
+                .into_iter()
+                .flat_map(|s| self.act_must[s].clone())
                 .collect();
             return Ok(match self.check_joint(p, &set, assume, cube)? {
                 Joint::Sat(c, m) => Some((c, m)),
@@ -596,13 +632,12 @@ impl PredBlocking<'_, '_> {
             return Ok(Some(vec![]));
         }
         let not_cube = mk_not(mk_and(cube.to_vec()));
-        let mut strengthen = vec![];
-        for &c in &set {
-            let cl = &ctx.enc.clauses[c];
-            for b in cl.body.iter().filter(|b| b.pred == self.pred) {
-                strengthen.push(ctx.guarded(c, ctx.enc.at(&not_cube, b)));
-            }
-        }
+        let strengthen: Vec<Term> = ctx
+            .slots_of(&set)
+            .into_iter()
+            .filter(|&s| ctx.enc.slots[s].app.pred == self.pred)
+            .map(|s| ctx.guarded(s, ctx.enc.at(&not_cube, &ctx.enc.slots[s].app)))
+            .collect();
         // the selector and the cube's literals outlive the scope
         if set.len() > 1 {
             ctx.selector(&set)?;

@@ -37,7 +37,7 @@ fn head_of(enc: &Encoded, q: &Joint) -> Option<PredId> {
 #[test]
 fn a_clause_that_is_off_is_not_held_to_its_empty_frame() {
     let sys = parse_str(TWO_WAYS).unwrap();
-    let enc = Encoded::new(&sys);
+    let enc = Encoded::new(&sys, true);
     let (p, r, q) = (pred(&sys, "P"), pred(&sys, "R"), pred(&sys, "Q"));
     let mut ctx = Context::new(&enc, &engine_smt(), 8, true).unwrap();
     assert!(ctx.is_joint(q), "Q has two clauses");
@@ -73,7 +73,7 @@ fn a_clause_that_is_off_is_not_held_to_its_empty_frame() {
 #[test]
 fn a_joint_model_is_a_model_of_the_clause_it_names() {
     let sys = parse_str(TWO_WAYS).unwrap();
-    let enc = Encoded::new(&sys);
+    let enc = Encoded::new(&sys, true);
     let (r, q) = (pred(&sys, "R"), pred(&sys, "Q"));
     let mut ctx = Context::new(&enc, &engine_smt(), 8, true).unwrap();
     ctx.add_level().unwrap();

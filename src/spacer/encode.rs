@@ -8,6 +8,15 @@
 //! itself, without a fresh name and an equality (a transition over 112 state variables
 //! would carry 224 equalities, and each solver query and projection pays for them). A query
 //! has the head [`Encoded::query_pred`], a predicate without parameters.
+//!
+//! *Shared slots* (with `share`, for Spacer's joint queries): the clauses defining one
+//! predicate `P` (when there are several) share their applications' variables by position,
+//! as z3's o-variables: the head is `p{P}!h{k}` in each of them, and the `r`-th application
+//! of `Q` in a body is `p{P}!b{Q}.{r}.{k}`. A clause variable that is such a parameter takes
+//! the shared name. A lemma of `Q` is then asserted once per *slot* (`P`, `Q`, `r`), not
+//! once per clause and application: a predicate of the LIA track's llreve files is defined by
+//! 82 clauses that apply a 19-ary predicate up to 8 times each. The clauses stay apart
+//! because each holds only under its own literal.
 
 use crate::frontend::{ChcSystem, ClauseId, PredId};
 use crate::logic::*;
@@ -45,19 +54,42 @@ pub struct Encoded {
     pub query_pred: PredId,
     /// Per predicate, the clauses that define it.
     pub defining: Vec<Vec<usize>>,
-    /// Per predicate, its body applications: (clause, position).
-    pub uses: Vec<Vec<(usize, usize)>>,
+    /// The slots: body applications over the same variables (module doc). Without sharing,
+    /// one per (clause, position).
+    pub slots: Vec<Slot>,
+    /// `slot_of[c][j]`: the slot of body application `j` of clause `c`.
+    pub slot_of: Vec<Vec<usize>>,
+    /// Per predicate, the slots of its applications.
+    pub pred_slots: Vec<Vec<usize>>,
+}
+
+/// Body applications of one predicate over the same variables, in different clauses.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub app: App,
+    /// The clauses with an application in the slot.
+    pub users: Vec<usize>,
 }
 
 impl Encoded {
-    pub fn new(sys: &ChcSystem) -> Encoded {
+    /// The clauses over fresh variables; with `share`, a predicate's defining clauses share
+    /// their applications' variables (module doc).
+    pub fn new(sys: &ChcSystem, share: bool) -> Encoded {
         let np = sys.preds.len();
         let query_pred = PredId(np as u32);
         let mut params: Vec<Vec<Var>> = sys.preds.iter().map(|p| p.params()).collect();
         params.push(vec![]);
+        let mut n_defining = vec![0usize; np + 1];
+        for c in &sys.clauses {
+            n_defining[c.head.as_ref().map_or(np, |h| h.pred.idx())] += 1;
+        }
         let mut clauses = vec![];
         let mut defining = vec![vec![]; np + 1];
-        let mut uses = vec![vec![]; np + 1];
+        let mut slots: Vec<Slot> = vec![];
+        let mut slot_of = vec![];
+        let mut pred_slots = vec![vec![]; np + 1];
+        // shared slots by (head predicate, body predicate, occurrence)
+        let mut shared: FxHashMap<(PredId, PredId, usize), usize> = FxHashMap::default();
         for (ci, c) in sys.clauses.iter().enumerate() {
             let mut orig = vec![];
             let r = c.rename(&mut |v| {
@@ -68,23 +100,37 @@ impl Encoded {
                 orig.push((v.clone(), w.clone()));
                 w
             });
+            let head_pred = r.head.as_ref().map_or(query_pred, |h| h.pred);
+            let share = share && n_defining[head_pred.idx()] > 1;
             let mut conj = vec![r.constraint.clone()];
             let mut vars: Vec<Var> = orig.iter().map(|(_, w)| w.clone()).collect();
-            // clause variables already standing for an application's parameter
+            // clause variables already standing for an application's parameter, and the
+            // shared name each takes
             let mut claimed: FxHashSet<Var> = FxHashSet::default();
+            let mut renamed: FxHashMap<Var, Term> = FxHashMap::default();
             let mut fresh_app = |pred: PredId, args: &[Term], tag: String, conj: &mut Vec<Term>| {
                 let mut vs = vec![];
                 for (k, a) in args.iter().enumerate() {
+                    let name = if share {
+                        format!("p{}!{tag}{k}", head_pred.idx())
+                    } else {
+                        format!("s{ci}!{tag}{k}")
+                    };
+                    let v = Var {
+                        name: name.into(),
+                        sort: a.sort(),
+                    };
                     if let Some(x) = a.as_var() {
                         if claimed.insert(x.clone()) {
-                            vs.push(x.clone());
+                            if share {
+                                renamed.insert(x.clone(), mk_var_of(&v));
+                                vs.push(v);
+                            } else {
+                                vs.push(x.clone());
+                            }
                             continue;
                         }
                     }
-                    let v = Var {
-                        name: format!("s{ci}!{tag}{k}").into(),
-                        sort: a.sort(),
-                    };
                     conj.push(mk_eq(mk_var_of(&v), a.clone()));
                     vars.push(v.clone());
                     vs.push(v);
@@ -98,16 +144,55 @@ impl Encoded {
                     vars: vec![],
                 },
             };
+            let mut occurrence: FxHashMap<PredId, usize> = FxHashMap::default();
             let body: Vec<App> = r
                 .body
                 .iter()
                 .enumerate()
-                .map(|(j, b)| fresh_app(b.pred, &b.args, format!("b{j}."), &mut conj))
+                .map(|(j, b)| {
+                    let tag = if share {
+                        let n = occurrence.entry(b.pred).or_default();
+                        *n += 1;
+                        format!("b{}.{}.", b.pred.idx(), *n - 1)
+                    } else {
+                        format!("b{j}.")
+                    };
+                    fresh_app(b.pred, &b.args, tag, &mut conj)
+                })
                 .collect();
-            defining[head.pred.idx()].push(ci);
-            for (j, b) in body.iter().enumerate() {
-                uses[b.pred.idx()].push((ci, j));
+            if !renamed.is_empty() {
+                conj = conj.iter().map(|t| subst(t, &renamed)).collect();
+                for v in vars.iter_mut().chain(orig.iter_mut().map(|(_, w)| w)) {
+                    if let Some(t) = renamed.get(v) {
+                        *v = t.as_var().expect("a shared name").clone();
+                    }
+                }
             }
+            defining[head.pred.idx()].push(ci);
+            let mut occurrence: FxHashMap<PredId, usize> = FxHashMap::default();
+            let mut of = vec![];
+            for b in &body {
+                let n = occurrence.entry(b.pred).or_default();
+                *n += 1;
+                let key = (head.pred, b.pred, *n - 1);
+                let s = match shared.get(&key) {
+                    Some(&s) if share => s,
+                    _ => {
+                        slots.push(Slot {
+                            app: b.clone(),
+                            users: vec![],
+                        });
+                        pred_slots[b.pred.idx()].push(slots.len() - 1);
+                        if share {
+                            shared.insert(key, slots.len() - 1);
+                        }
+                        slots.len() - 1
+                    }
+                };
+                slots[s].users.push(ci);
+                of.push(s);
+            }
+            slot_of.push(of);
             clauses.push(NClause {
                 id: ClauseId(ci as u32),
                 head,
@@ -122,7 +207,9 @@ impl Encoded {
             params,
             query_pred,
             defining,
-            uses,
+            slots,
+            slot_of,
+            pred_slots,
         }
     }
 

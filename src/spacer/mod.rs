@@ -150,7 +150,7 @@ impl Spacer {
         if self.cfg.abstraction {
             return abstraction::run(self, sys, smt_cfg);
         }
-        let enc = Encoded::new(sys);
+        let enc = Encoded::new(sys, self.cfg.joint);
         let mut ctx = Context::new(&enc, smt_cfg, self.cfg.solvers, self.cfg.joint)?;
         let mut search = Search::new(&self.cfg, &mut ctx, &mut self.counters);
         let r = search.run();
