@@ -109,3 +109,70 @@ fn a_joint_model_is_a_model_of_the_clause_it_names() {
 fn in_frame(enc: &Encoded, r: PredId, b: PredId, vals: &Assignment) -> bool {
     b != r || eval_bool(&at(enc, r, 1)[0], vals) == Ok(true)
 }
+
+/// `Q` is defined by two clauses from `P` (one slot, shared) and one from `R`.
+const SHARED: &str = "(set-logic HORN)
+(declare-fun P (Int) Bool)
+(declare-fun R (Int) Bool)
+(declare-fun Q (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int)) (=> (= x 1) (R x))))
+(assert (forall ((x Int)) (=> (and (P x) (>= x 0)) (Q x))))
+(assert (forall ((y Int) (z Int)) (=> (and (P y) (< y 0) (= z (- y))) (Q z))))
+(assert (forall ((x Int)) (=> (R x) (Q x))))
+(assert (forall ((x Int)) (=> (and (Q x) (= x 3)) false)))
+(check-sat)";
+
+#[test]
+fn clauses_that_share_a_slot_are_each_held_to_it_only_while_on() {
+    let sys = parse_str(SHARED).unwrap();
+    let enc = Encoded::new(&sys, true);
+    let (p, r, q) = (pred(&sys, "P"), pred(&sys, "R"), pred(&sys, "Q"));
+    // the two applications of P share one slot, and Q's clauses one head
+    assert_eq!(enc.pred_slots[p.idx()].len(), 1);
+    assert_eq!(enc.slots[enc.pred_slots[p.idx()][0]].users.len(), 2);
+    let heads: Vec<&Vec<Var>> = enc.defining[q.idx()]
+        .iter()
+        .map(|&c| &enc.clauses[c].head.vars)
+        .collect();
+    assert!(heads.windows(2).all(|w| w[0] == w[1]), "{heads:?}");
+    let mut ctx = Context::new(&enc, &engine_smt(), 8, true).unwrap();
+    ctx.add_level().unwrap();
+    // F(P, 1) is empty, F(R, 1) everything: only the clause from R reaches Q(3)
+    ctx.assert_lemma(p, &[], 1).unwrap();
+    let a = ctx.may_any(q, Clauses::Rules, 1, &at(&enc, q, 3)).unwrap();
+    assert_eq!(
+        head_of(&enc, &a),
+        Some(r),
+        "P's empty shared slot must not block the clause from R"
+    );
+    // F(R, 1) empty, F(P, 1) is x != -3: Q(3) comes only from P through the clause
+    // that negates, and it is blocked; Q(5) is not
+    let mut ctx = Context::new(&enc, &engine_smt(), 8, true).unwrap();
+    ctx.add_level().unwrap();
+    ctx.assert_lemma(r, &[], 1).unwrap();
+    ctx.assert_lemma(p, &at(&enc, p, -3), 1).unwrap();
+    ctx.assert_lemma(p, &at(&enc, p, 3), 1).unwrap();
+    let a = ctx.may_any(q, Clauses::Rules, 1, &at(&enc, q, 3)).unwrap();
+    assert_eq!(head_of(&enc, &a), None, "Q(3) needs P(3) or P(-3)");
+    let Joint::Sat(c, m) = ctx.may_any(q, Clauses::Rules, 1, &at(&enc, q, 5)).unwrap() else {
+        panic!("Q(5) has no model");
+    };
+    assert_eq!(eval_bool(&enc.clauses[c].constraint, &m), Ok(true), "{m:?}");
+    let body = enc.values_at(&enc.clauses[c].body[0], &m).unwrap();
+    for n in [3, -3] {
+        assert_eq!(eval_bool(&at(&enc, p, n)[0], &body), Ok(false), "{m:?}");
+    }
+    // must-summaries at the shared slot: P(-7) reaches Q(7) through the clause that negates
+    ctx.add_must(p, &at(&enc, p, 5)[0]).unwrap();
+    ctx.add_must(p, &at(&enc, p, -7)[0]).unwrap();
+    let (c, m) = ctx
+        .reach_any(q, &at(&enc, q, 7))
+        .unwrap()
+        .expect("P(-7) gives Q(7)");
+    assert_eq!(eval_bool(&enc.clauses[c].constraint, &m), Ok(true), "{m:?}");
+    let body = enc.values_at(&enc.clauses[c].body[0], &m).unwrap();
+    assert_eq!(eval_bool(&at(&enc, p, -7)[0], &body), Ok(true), "{m:?}");
+    assert!(ctx.reach_any(q, &at(&enc, q, -5)).unwrap().is_none());
+    assert!(ctx.reach_any(q, &at(&enc, q, 6)).unwrap().is_none());
+}
