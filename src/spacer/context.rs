@@ -3,24 +3,25 @@
 //! The clauses defining one predicate share a solver (up to [`super::Config::solvers`]
 //! solvers, shared round-robin beyond), which holds what concerns those clauses. Asserted
 //! once, each behind an activation literal: every clause's constraint
-//! (`act_c => constraint_c`); every lemma at every body application of its predicate, with
-//! a literal per application and level (`act_{c,j,l} => not cube(b{j})`, delta encoding:
-//! frame `F(P, l)` at `b{j}` is assumed as `act_{c,j,l} .. act_{c,j,N}`, and
-//! `act_{c,j,0} => false` makes `F(P, 0)` empty; so one application can be asked in its frame
-//! and another in the must-summaries); the must-summaries of a predicate at each of its body
-//! applications (`must_{c,j} => \/_i summary_i(b{j})`, a new literal whenever a summary is
-//! added, chained to the previous one); and each literal of an obligation's cube at the head
-//! of a clause (`a => lit(h)`, so unsat cores name cube literals).
+//! (`act_c => constraint_c`); every lemma at every *slot* of its predicate (a body
+//! application; with joint queries, the applications at one position of a predicate's
+//! clauses share one: [`super::encode`]), with a literal per slot and level
+//! (`act_{s,l} => not cube(b_s)`, delta encoding: frame `F(P, l)` at `b_s` is assumed as
+//! `act_{s,l} .. act_{s,N}`, and `act_{s,0} => false` makes `F(P, 0)` empty; so one
+//! application can be asked in its frame and another in the must-summaries); the
+//! must-summaries of a predicate at each of its slots (`must_s => \/_i summary_i(b_s)`, a new
+//! literal whenever a summary is added, chained to the previous one); and each literal of an
+//! obligation's cube at the head of a clause (`a => lit(h)`, so unsat cores name cube
+//! literals).
 //!
 //! *Joint queries* ([`Context::may_any`]): with `joint`, a question about a predicate with
 //! several defining clauses is one query, not one per clause, as z3 asks it (one solver per
 //! predicate, its rules as a tagged disjunction). A selector literal implies the
 //! disjunction of the clauses' literals (`sel => act_c1 \/ .. \/ act_cn`); the frames at a
-//! body application of such a clause hold only when the clause does
-//! (`act_{c,j,l} /\ act_c => not cube(b{j})`, and `act_{c,j,0} => not act_c`), so assuming
+//! slot hold only when one of its clauses does (`act_{s,l} /\ g_s => not cube(b_s)` and
+//! `act_{s,0} => not g_s`, where `act_c => g_s` for each clause `c` of the slot), so assuming
 //! every clause's frames constrains the clauses the solver leaves off by nothing; and a cube
-//! literal is one literal for all the predicate's clauses (`a => lit(h_c1) /\ .. /\
-//! lit(h_cn)`, free at a clause that is off). A blocked cube then costs one query and gives
+//! literal is one literal at the predicate's shared head. A blocked cube then costs one query and gives
 //! one core, instead of one of each per clause (the llreve and nay-horn files of the LIA
 //! track define a predicate by up to 40 clauses).
 
