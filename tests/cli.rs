@@ -443,3 +443,56 @@ fn cegar_options_reject_impossible_combinations() {
         assert_eq!(stdout.lines().next(), Some("unsat"), "{good:?}");
     }
 }
+
+/// The default schedule follows the clauses' shape (README, "Portfolio"): linear input gets
+/// the measured table, input that preprocessing makes linear `pdr | spacer`, and input that
+/// stays non-linear Spacer with and without global guidance.
+#[test]
+fn the_default_schedule_follows_the_shape_of_the_clauses() {
+    const HEAD: &str = "(set-logic HORN)
+(declare-fun R (Int) Bool)
+(declare-fun P (Int) Bool)
+(assert (forall ((y Int)) (=> (and (>= y 1) (<= y 5)) (R y))))
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int)) (=> (and (P x) (< x 0)) false)))
+";
+    let cases = [
+        (
+            "(assert (forall ((x Int) (z Int)) (=> (and (P x) (= z (+ x 1))) (P z))))",
+            "schedule: pdr | spacer:2,trl",
+        ),
+        (
+            "(assert (forall ((x Int) (y Int) (z Int)) (=> (and (P x) (R y) (= z (+ x y))) (P z))))",
+            "schedule: pdr | spacer\n",
+        ),
+        (
+            "(assert (forall ((x Int) (y Int) (z Int)) (=> (and (P x) (P y) (= z (+ x y))) (P z))))",
+            "non-linear clauses remain after preprocessing",
+        ),
+    ];
+    for (clause, want) in cases {
+        let text = format!("{HEAD}{clause}\n(check-sat)\n");
+        let mut child = chcsolve()
+            .args(["-v", "--jobs", "2", "--timeout", "20", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stdout.trim(), "sat", "{clause}: {stderr}");
+        assert!(
+            stderr.lines().any(|l| format!("{l}\n").contains(want)),
+            "{clause}: no `{}` in\n{stderr}",
+            want.trim()
+        );
+    }
+}

@@ -144,16 +144,24 @@ impl Encoded {
                     vars: vec![],
                 },
             };
-            let mut occurrence: FxHashMap<PredId, usize> = FxHashMap::default();
+            // per body application, how many of its predicate's come before it
+            let mut seen: FxHashMap<PredId, usize> = FxHashMap::default();
+            let occurrence: Vec<usize> = r
+                .body
+                .iter()
+                .map(|b| {
+                    let n = seen.entry(b.pred).or_default();
+                    *n += 1;
+                    *n - 1
+                })
+                .collect();
             let body: Vec<App> = r
                 .body
                 .iter()
                 .enumerate()
                 .map(|(j, b)| {
                     let tag = if share {
-                        let n = occurrence.entry(b.pred).or_default();
-                        *n += 1;
-                        format!("b{}.{}.", b.pred.idx(), *n - 1)
+                        format!("b{}.{}.", b.pred.idx(), occurrence[j])
                     } else {
                         format!("b{j}.")
                     };
@@ -169,12 +177,9 @@ impl Encoded {
                 }
             }
             defining[head.pred.idx()].push(ci);
-            let mut occurrence: FxHashMap<PredId, usize> = FxHashMap::default();
             let mut of = vec![];
-            for b in &body {
-                let n = occurrence.entry(b.pred).or_default();
-                *n += 1;
-                let key = (head.pred, b.pred, *n - 1);
+            for (b, &occ) in body.iter().zip(&occurrence) {
+                let key = (head.pred, b.pred, occ);
                 let s = match shared.get(&key) {
                     Some(&s) if share => s,
                     _ => {
