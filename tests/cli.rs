@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::{bench_dir, read_tsv};
-use std::io::Write;
+use common::{bench_dir, read_tsv, run_with_input};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -44,14 +43,9 @@ fn bad_inputs_give_one_error_line_with_the_line_number() {
 #[test]
 fn reads_standard_input() {
     let input = std::fs::read(bench_dir().join("gen/counter-10-unsat.smt2")).unwrap();
-    let mut child = chcsolve()
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut cmd = chcsolve();
+    cmd.arg("-");
+    let out = run_with_input(cmd, &input);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat");
     assert_eq!(out.status.code(), Some(0));
 }
@@ -472,20 +466,9 @@ fn the_default_schedule_follows_the_shape_of_the_clauses() {
     ];
     for (clause, want) in cases {
         let text = format!("{HEAD}{clause}\n(check-sat)\n");
-        let mut child = chcsolve()
-            .args(["-v", "--jobs", "2", "--timeout", "20", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let mut cmd = chcsolve();
+        cmd.args(["-v", "--jobs", "2", "--timeout", "20", "-"]);
+        let out = run_with_input(cmd, text.as_bytes());
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(stdout.trim(), "sat", "{clause}: {stderr}");

@@ -5,9 +5,8 @@
 mod common;
 
 use chcsolve::frontend::{parse_script, Command as Cmd, Format};
-use common::{bench_dir, read_tsv};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use common::{bench_dir, read_tsv, run_with_input};
+use std::process::Command;
 
 /// chcsolve with a time limit of 30 s unless `args` set one.
 fn chcsolve(args: &[&str]) -> Command {
@@ -21,19 +20,9 @@ fn chcsolve(args: &[&str]) -> Command {
 
 /// chcsolve's output lines on `text` given on standard input, and its exit code.
 fn run_text(text: &str, args: &[&str]) -> (Vec<String>, Option<i32>) {
-    let mut child = chcsolve(args)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut cmd = chcsolve(args);
+    cmd.arg("-");
+    let out = run_with_input(cmd, text.as_bytes());
     let lines = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(str::to_string)
