@@ -21,9 +21,9 @@
 //! slot hold only when one of its clauses does (`act_{s,l} /\ g_s => not cube(b_s)` and
 //! `act_{s,0} => not g_s`, where `act_c => g_s` for each clause `c` of the slot), so assuming
 //! every clause's frames constrains the clauses the solver leaves off by nothing; and a cube
-//! literal is one literal at the predicate's shared head. A blocked cube then costs one query and gives
-//! one core, instead of one of each per clause (the llreve and nay-horn files of the LIA
-//! track define a predicate by up to 40 clauses).
+//! literal is one literal at the predicate's shared head. A blocked cube then costs one
+//! query and gives one core, instead of one of each per clause (the llreve and nay-horn
+//! files of the LIA track define a predicate by up to 82 clauses).
 
 use super::encode::{App, Encoded};
 use crate::engine::pdr::generalize::Blocking;
@@ -206,7 +206,7 @@ impl<'a> Context<'a> {
         out
     }
 
-    /// Opens a new top level at every body application.
+    /// Opens a new top level at every slot.
     pub fn add_level(&mut self) -> Result<(), Stop> {
         for s in 0..self.act_level.len() {
             let a = self.fresh_act(self.enc.slots[s].users[0], "F")?;
@@ -215,7 +215,7 @@ impl<'a> Context<'a> {
         Ok(())
     }
 
-    /// Adds `not cube` to `F(p, 1) .. F(p, level)` at every body application of `p`.
+    /// Adds `not cube` to `F(p, 1) .. F(p, level)` at every slot of `p`.
     pub fn assert_lemma(&mut self, p: PredId, cube: &[Term], level: usize) -> Result<(), Stop> {
         let lemma = mk_not(mk_and(cube.to_vec()));
         for &s in &self.enc.pred_slots[p.idx()] {
@@ -227,7 +227,7 @@ impl<'a> Context<'a> {
     }
 
     /// Adds a must-summary of `p` (a formula over its parameters) at its body applications:
-    /// `must'_{c,j} => summary(b{j}) \/ must_{c,j}`, so the new literal stands for the
+    /// `must'_s => summary(b_s) \/ must_s`, so the new literal stands for the
     /// disjunction of all of `p`'s summaries.
     pub fn add_must(&mut self, p: PredId, summary: &Term) -> Result<(), Stop> {
         for &s in &self.enc.pred_slots[p.idx()] {

@@ -107,7 +107,7 @@ impl Encoded {
             // clause variables already standing for an application's parameter, and the
             // shared name each takes
             let mut claimed: FxHashSet<Var> = FxHashSet::default();
-            let mut renamed: FxHashMap<Var, Term> = FxHashMap::default();
+            let mut renamed: FxHashMap<Var, Var> = FxHashMap::default();
             let mut fresh_app = |pred: PredId, args: &[Term], tag: String, conj: &mut Vec<Term>| {
                 let mut vs = vec![];
                 for (k, a) in args.iter().enumerate() {
@@ -123,7 +123,7 @@ impl Encoded {
                     if let Some(x) = a.as_var() {
                         if claimed.insert(x.clone()) {
                             if share {
-                                renamed.insert(x.clone(), mk_var_of(&v));
+                                renamed.insert(x.clone(), v.clone());
                                 vs.push(v);
                             } else {
                                 vs.push(x.clone());
@@ -169,10 +169,14 @@ impl Encoded {
                 })
                 .collect();
             if !renamed.is_empty() {
-                conj = conj.iter().map(|t| subst(t, &renamed)).collect();
+                let map: FxHashMap<Var, Term> = renamed
+                    .iter()
+                    .map(|(x, v)| (x.clone(), mk_var_of(v)))
+                    .collect();
+                conj = conj.iter().map(|t| subst(t, &map)).collect();
                 for v in vars.iter_mut().chain(orig.iter_mut().map(|(_, w)| w)) {
-                    if let Some(t) = renamed.get(v) {
-                        *v = t.as_var().expect("a shared name").clone();
+                    if let Some(w) = renamed.get(v) {
+                        *v = w.clone();
                     }
                 }
             }
