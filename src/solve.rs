@@ -262,7 +262,9 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     let mut smt = SolverConfig::new(kind, engine_path);
     smt.tee_dir = opts.tee_dir.clone();
     smt.memory_limit_mb = opts.memory_limit;
+    smt.reals = sys.has_reals();
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
+    z3.reals = smt.reals;
     z3.tee_dir = opts.tee_dir.clone();
     z3.memory_limit_mb = opts.memory_limit;
     if opts.memory_limit.is_some() {

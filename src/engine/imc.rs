@@ -135,16 +135,8 @@ impl Imc {
             }
         };
         let mut check = Unroller::new(check);
-        let mut icfg = InterpConfig::find(&self.cfg.backends, &smt.kill);
+        let mut icfg = InterpConfig::find_for(&self.cfg.backends, smt);
         icfg.timeout = self.cfg.interp_timeout;
-        if smt.tee_dir.is_some() {
-            for (_, c) in &mut icfg.backends {
-                c.tee_dir = smt.tee_dir.clone();
-            }
-            for c in &mut icfg.checkers {
-                c.tee_dir = smt.tee_dir.clone();
-            }
-        }
         let mut itp = Interpolator::new(icfg);
         if itp.backends().is_empty() {
             log::warn!("imc: no interpolation backend found; only BMC will run");

@@ -170,6 +170,16 @@ impl ChcSystem {
         &self.preds[p.idx()]
     }
 
+    /// True when a predicate argument or a clause variable has sort `Real`.
+    pub fn has_reals(&self) -> bool {
+        self.preds.iter().any(|p| p.sorts.contains(&Sort::Real))
+            || self.clauses.iter().any(|c| {
+                let args = c.body.iter().chain(c.head.iter()).flat_map(|a| a.args.iter());
+                args.chain([&c.constraint])
+                    .any(|t| crate::logic::free_vars(t).iter().any(|v| v.sort == Sort::Real))
+            })
+    }
+
     /// True when no clause has two or more body predicates.
     pub fn is_linear(&self) -> bool {
         self.clauses.iter().all(|c| c.body.len() <= 1)

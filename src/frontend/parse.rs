@@ -31,9 +31,10 @@ use std::ops::Range;
 use syntax::{Cmd, Node, SortId, Sym, Syntax, TermId};
 
 /// Symbols with a meaning of their own, interned first so that their ids are their indices.
-const BUILTINS: [&str; 23] = [
+const BUILTINS: [&str; 28] = [
     "and", "or", "not", "=>", "xor", "=", "distinct", "ite", "<=", "<", ">=", ">", "+", "-", "*",
-    "div", "mod", "abs", "true", "false", "Int", "Bool", "HORN",
+    "div", "mod", "abs", "true", "false", "Int", "Bool", "HORN", "Real", "/", "to_real",
+    "to_int", "is_int",
 ];
 
 /// The ids of [`BUILTINS`].
@@ -62,6 +63,11 @@ mod op {
     pub const INT: Sym = 20;
     pub const BOOL: Sym = 21;
     pub const HORN: Sym = 22;
+    pub const REAL: Sym = 23;
+    pub const RDIV: Sym = 24;
+    pub const TO_REAL: Sym = 25;
+    pub const TO_INT: Sym = 26;
+    pub const IS_INT: Sym = 27;
 }
 
 /// Parses a problem with one `check-sat` (or none), or a fixedpoint file with one query.
@@ -250,7 +256,7 @@ struct Parser<'a> {
     /// Bound values of each symbol (quantified variables and `let`s), innermost last.
     env: Vec<Vec<Term>>,
     /// The variable term of each symbol, by sort, made on first use.
-    vars: Vec<[Option<Term>; 2]>,
+    vars: Vec<[Option<Term>; 3]>,
     /// Small integer literals, made on first use.
     ints: rustc_hash::FxHashMap<u64, Term>,
     /// Results of connectives and relations by operator and argument uids: the
@@ -403,12 +409,13 @@ impl Parser<'_> {
         match self.syn.simple_sort(s) {
             Some(op::INT) => Ok(Sort::Int),
             Some(op::BOOL) => Ok(Sort::Bool),
+            Some(op::REAL) => Ok(Sort::Real),
             _ => {
                 let c = self.syn.c_sort(s);
                 Err(self.err_at(
                     &c.to_string(),
                     format!(
-                        "unsupported sort `{}`: only Int and Bool are supported",
+                        "unsupported sort `{}`: only Int, Real and Bool are supported",
                         short(&c)
                     ),
                 ))
@@ -451,7 +458,7 @@ impl Parser<'_> {
         let i = s as usize;
         if self.vars.len() <= i {
             self.vars
-                .resize(self.syn.num_syms().max(i + 1), [None, None]);
+                .resize(self.syn.num_syms().max(i + 1), [None, None, None]);
         }
         if let Some(t) = &self.vars[i][sort as usize] {
             return t.clone();
@@ -716,7 +723,9 @@ impl Parser<'_> {
     }
 
     fn expect(&self, t: &Term, sort: Sort, src: TermId) -> Result<(), InputError> {
-        if t.sort() != sort {
+        // an `Int` term stands where a `Real` is expected (the mixed Int/Real logics, as z3
+        // reads them): the caller takes it as a real (`to_real`)
+        if t.sort() != sort && !(t.sort() == Sort::Int && sort == Sort::Real) {
             return Err(self.err_at(
                 &self.first_token(src),
                 format!(

@@ -170,10 +170,28 @@ impl InterpConfig {
     /// The backends of `order` whose solvers are found (by [`find_solver`]), sharing `kill`.
     /// The reasons for the ones left out are logged at debug level.
     pub fn find(order: &[Backend], kill: &KillSwitch) -> InterpConfig {
+        let base = SolverConfig {
+            kill: kill.clone(),
+            ..SolverConfig::new(SolverKind::Z3, "")
+        };
+        InterpConfig::find_for(order, &base)
+    }
+
+    /// As [`InterpConfig::find`], with the settings of an engine's solver: its kill switch,
+    /// tee folder, memory limit and logic; a backend of the same solver kind also uses its
+    /// binary.
+    pub fn find_for(order: &[Backend], base: &SolverConfig) -> InterpConfig {
         let cfg = |k: SolverKind| {
-            find_solver(k, None).map(|p| SolverConfig {
-                kill: kill.clone(),
-                ..SolverConfig::new(k, p)
+            let path = if k == base.kind && !base.path.as_os_str().is_empty() {
+                Ok(base.path.clone())
+            } else {
+                find_solver(k, None)
+            };
+            path.map(|p| SolverConfig {
+                kind: k,
+                path: p,
+                interpolation: false,
+                ..base.clone()
             })
         };
         let mut backends = vec![];

@@ -1,6 +1,7 @@
 //! Variable definitions read off conjuncts (`v = t`, `b`, `not b`), used to eliminate
 //! variables by substitution: in clause simplification and in existential quantifiers.
 
+use super::arith::mk_lin;
 use super::term::*;
 use num_traits::{One, Signed};
 use rustc_hash::FxHashMap;

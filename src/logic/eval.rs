@@ -1,5 +1,6 @@
 //! Exact evaluation of terms under an assignment, with SMT-LIB `div`/`mod` semantics.
 
+use super::real::{RLin, Rat};
 use super::term::{Term, TermNode, Var};
 use super::Value;
 use num_bigint::BigInt;
@@ -48,7 +49,7 @@ fn eval_shallow(t: &Term, a: &Assignment, depth: usize) -> Option<Result<Value, 
             };
             match var(v) {
                 Ok(Value::Int(n)) => acc += c * n,
-                Ok(Value::Bool(_)) => return Some(Err(format!("ill-sorted term {s:?}"))),
+                Ok(_) => return Some(Err(format!("ill-sorted term {s:?}"))),
                 Err(e) => return Some(Err(e)),
             }
         }
@@ -60,7 +61,7 @@ fn eval_shallow(t: &Term, a: &Assignment, depth: usize) -> Option<Result<Value, 
         }
         Some(match eval_shallow(s, a, depth - 1)? {
             Ok(Value::Bool(b)) => Ok(b),
-            Ok(Value::Int(_)) => Err(format!("ill-sorted term {s:?}")),
+            Ok(_) => Err(format!("ill-sorted term {s:?}")),
             Err(e) => Err(e),
         })
     };
@@ -103,6 +104,13 @@ pub fn eval_bool(t: &Term, a: &Assignment) -> Result<bool, String> {
     }
 }
 
+pub fn eval_real(t: &Term, a: &Assignment) -> Result<Rat, String> {
+    match eval(t, a)? {
+        Value::Real(r) => Ok(r),
+        v => Err(format!("expected a real, got {v}")),
+    }
+}
+
 pub fn eval_int(t: &Term, a: &Assignment) -> Result<BigInt, String> {
     match eval(t, a)? {
         Value::Int(n) => Ok(n),
@@ -117,19 +125,32 @@ fn eval_memo(t: &Term, a: &Assignment, memo: &mut FxHashMap<u64, Value>) -> Resu
     let int = |t: &Term, memo: &mut FxHashMap<u64, Value>| -> Result<BigInt, String> {
         match eval_memo(t, a, memo)? {
             Value::Int(n) => Ok(n),
-            Value::Bool(_) => Err(format!("ill-sorted term {t:?}")),
+            _ => Err(format!("ill-sorted term {t:?}")),
+        }
+    };
+    let real = |t: &Term, memo: &mut FxHashMap<u64, Value>| -> Result<Rat, String> {
+        match eval_memo(t, a, memo)? {
+            Value::Real(r) => Ok(r),
+            _ => Err(format!("ill-sorted term {t:?}")),
         }
     };
     let boolean = |t: &Term, memo: &mut FxHashMap<u64, Value>| -> Result<bool, String> {
         match eval_memo(t, a, memo)? {
             Value::Bool(b) => Ok(b),
-            Value::Int(_) => Err(format!("ill-sorted term {t:?}")),
+            _ => Err(format!("ill-sorted term {t:?}")),
         }
     };
     let lin = |l: &super::Lin, memo: &mut FxHashMap<u64, Value>| -> Result<BigInt, String> {
         let mut acc = l.k.clone();
         for (s, c) in &l.terms {
             acc += c * int(s, memo)?;
+        }
+        Ok(acc)
+    };
+    let rlin = |l: &RLin, memo: &mut FxHashMap<u64, Value>| -> Result<Rat, String> {
+        let mut acc = l.k.clone();
+        for (s, c) in &l.terms {
+            acc += c * real(s, memo)?;
         }
         Ok(acc)
     };
@@ -176,6 +197,14 @@ fn eval_memo(t: &Term, a: &Assignment, memo: &mut FxHashMap<u64, Value>) -> Resu
         TermNode::Div(s, d) => Value::Int(smt_div(&int(s, memo)?, d)),
         TermNode::Mod(s, d) => Value::Int(smt_mod(&int(s, memo)?, d)),
         TermNode::Exists(..) => return Err("cannot evaluate a quantifier".into()),
+        TermNode::Real(r) => Value::Real(r.clone()),
+        TermNode::RLin(l) => Value::Real(rlin(l, memo)?),
+        TermNode::RLe(l) => Value::Bool(!rlin(l, memo)?.is_positive()),
+        TermNode::RLt(l) => Value::Bool(rlin(l, memo)?.is_negative()),
+        TermNode::REqZ(l) => Value::Bool(rlin(l, memo)?.is_zero()),
+        TermNode::ToReal(s) => Value::Real(Rat::from_integer(int(s, memo)?)),
+        TermNode::ToInt(s) => Value::Int(real(s, memo)?.floor().to_integer()),
+        TermNode::IsInt(s) => Value::Bool(real(s, memo)?.is_integer()),
     };
     memo.insert(t.uid(), v.clone());
     Ok(v)

@@ -1,10 +1,12 @@
-//! The logic: hash-consed terms over linear integer arithmetic with Booleans, their exact evaluation and their SMT-LIB printing.
+//! The logic: hash-consed terms over linear integer and real arithmetic with Booleans, their exact evaluation and their SMT-LIB printing.
 
+mod arith;
 mod defs;
 mod eval;
 mod linear;
 pub mod mbp;
 mod print;
+pub mod real;
 pub mod qe;
 mod term;
 
@@ -12,6 +14,11 @@ pub use defs::{definition, definitions, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};
 pub use linear::Lin;
 pub use print::{smt_symbol, SmtTerm};
+pub use arith::*;
+pub use real::{
+    mk_is_int, mk_mul_rat, mk_real, mk_reqz_lin, mk_rle_lin, mk_rlin, mk_rlt_lin, mk_to_int,
+    mk_to_real, rat, rat_smtlib, RLin, Rat,
+};
 pub use term::*;
 
 use num_bigint::BigInt;
@@ -22,6 +29,18 @@ use std::fmt;
 pub enum Sort {
     Int,
     Bool,
+    Real,
+}
+
+impl Sort {
+    /// The value a variable of this sort takes when nothing constrains it.
+    pub fn default_value(self) -> Value {
+        match self {
+            Sort::Int => Value::Int(BigInt::from(0)),
+            Sort::Bool => Value::Bool(false),
+            Sort::Real => Value::Real(rat(0)),
+        }
+    }
 }
 
 impl fmt::Display for Sort {
@@ -29,6 +48,7 @@ impl fmt::Display for Sort {
         match self {
             Sort::Int => write!(f, "Int"),
             Sort::Bool => write!(f, "Bool"),
+            Sort::Real => write!(f, "Real"),
         }
     }
 }
@@ -38,6 +58,8 @@ impl fmt::Display for Sort {
 pub enum Value {
     Int(BigInt),
     Bool(bool),
+    /// An exact rational, the value of a `Real` term.
+    Real(Rat),
 }
 
 impl Value {
@@ -45,6 +67,7 @@ impl Value {
         match self {
             Value::Int(_) => Sort::Int,
             Value::Bool(_) => Sort::Bool,
+            Value::Real(_) => Sort::Real,
         }
     }
 
@@ -53,6 +76,7 @@ impl Value {
         match self {
             Value::Int(n) => mk_int(n.clone()),
             Value::Bool(b) => mk_bool(*b),
+            Value::Real(r) => mk_real(r.clone()),
         }
     }
 }
@@ -63,6 +87,7 @@ impl fmt::Display for Value {
             Value::Int(n) if n.sign() == num_bigint::Sign::Minus => write!(f, "(- {})", -n),
             Value::Int(n) => write!(f, "{n}"),
             Value::Bool(b) => write!(f, "{b}"),
+            Value::Real(r) => write!(f, "{}", rat_smtlib(r)),
         }
     }
 }

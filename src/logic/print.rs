@@ -1,6 +1,7 @@
 //! SMT-LIB printing of terms.
 
 use super::linear::Lin;
+use super::real::{rat_smtlib, RLin, Rat};
 use super::term::{Term, TermNode};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -136,6 +137,67 @@ fn write_rel(op: &str, l: &Lin, out: &mut String) {
     out.push(')');
 }
 
+fn write_rmonomial(t: &Term, c: &Rat, out: &mut String) {
+    if c.is_one() {
+        write_term(t, out);
+    } else if (-c).is_one() {
+        out.push_str("(- ");
+        write_term(t, out);
+        out.push(')');
+    } else {
+        out.push_str("(* ");
+        out.push_str(&rat_smtlib(c));
+        out.push(' ');
+        write_term(t, out);
+        out.push(')');
+    }
+}
+
+/// Writes a real `sum` of monomials plus a constant.
+fn write_rsum(monos: &[(&Term, Rat)], k: &Rat, out: &mut String) {
+    let n = monos.len() + usize::from(!k.is_zero());
+    match n {
+        0 => out.push_str("0.0"),
+        1 if monos.is_empty() => out.push_str(&rat_smtlib(k)),
+        1 => write_rmonomial(monos[0].0, &monos[0].1, out),
+        _ => {
+            out.push_str("(+");
+            for (t, c) in monos {
+                out.push(' ');
+                write_rmonomial(t, c, out);
+            }
+            if !k.is_zero() {
+                out.push(' ');
+                out.push_str(&rat_smtlib(k));
+            }
+            out.push(')');
+        }
+    }
+}
+
+/// Writes `(op lhs rhs)` for real `lin op 0`, positive coefficients on the left.
+fn write_rrel(op: &str, l: &RLin, out: &mut String) {
+    let pos: Vec<(&Term, Rat)> = (l.terms.iter())
+        .filter(|(_, c)| c.is_positive())
+        .map(|(t, c)| (t, c.clone()))
+        .collect();
+    let neg: Vec<(&Term, Rat)> = (l.terms.iter())
+        .filter(|(_, c)| c.is_negative())
+        .map(|(t, c)| (t, -c))
+        .collect();
+    let _ = write!(out, "({op} ");
+    write_rsum(&pos, &Rat::zero(), out);
+    out.push(' ');
+    write_rsum(&neg, &-&l.k, out);
+    out.push(')');
+}
+
+fn write_app(op: &str, t: &Term, out: &mut String) {
+    let _ = write!(out, "({op} ");
+    write_term(t, out);
+    out.push(')');
+}
+
 fn write_node(n: &TermNode, out: &mut String) {
     match n {
         TermNode::Var(v) => out.push_str(&smt_symbol(&v.name)),
@@ -191,6 +253,17 @@ fn write_node(n: &TermNode, out: &mut String) {
         TermNode::Lin(l) => write_lin(l, out),
         TermNode::Le(l) => write_rel("<=", l, out),
         TermNode::EqZ(l) => write_rel("=", l, out),
+        TermNode::Real(r) => out.push_str(&rat_smtlib(r)),
+        TermNode::RLin(l) => {
+            let monos: Vec<(&Term, Rat)> = l.terms.iter().map(|(t, c)| (t, c.clone())).collect();
+            write_rsum(&monos, &l.k, out)
+        }
+        TermNode::RLe(l) => write_rrel("<=", l, out),
+        TermNode::RLt(l) => write_rrel("<", l, out),
+        TermNode::REqZ(l) => write_rrel("=", l, out),
+        TermNode::ToReal(t) => write_app("to_real", t, out),
+        TermNode::ToInt(t) => write_app("to_int", t, out),
+        TermNode::IsInt(t) => write_app("is_int", t, out),
         TermNode::Div(t, d) | TermNode::Mod(t, d) => {
             out.push_str(if matches!(n, TermNode::Div(..)) {
                 "(div "

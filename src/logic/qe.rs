@@ -136,7 +136,9 @@ impl Qe {
             return Ok(t.clone());
         }
         let r = match t.get() {
-            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => t.clone(),
+            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) | TermNode::Real(_) => {
+                t.clone()
+            }
             TermNode::Not(a) => mk_not(self.rebuild(a, memo)?),
             TermNode::And(ts) => mk_and(self.rebuild_all(ts, memo)?),
             TermNode::Or(ts) => mk_or(self.rebuild_all(ts, memo)?),
@@ -158,6 +160,8 @@ impl Qe {
                 let body = self.rebuild(body, memo)?;
                 self.exists(vs, &body)?
             }
+            // arithmetic nodes hold no quantifier
+            _ => t.clone(),
         };
         memo.insert(t.uid(), r.clone());
         Ok(r)

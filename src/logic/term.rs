@@ -10,11 +10,11 @@
 //! but the table holds any more are freed by a sweep each time the table has doubled, so
 //! memory follows the terms the engines still hold (ids are never reused).
 
+use super::arith::*;
 use super::linear::Lin;
+use super::real::{mk_rle_lin, mk_rlin, mk_rlt_lin, mk_reqz_lin, RLin, Rat};
 use super::Sort;
 use num_bigint::BigInt;
-use num_integer::Integer;
-use num_traits::{One, Signed, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Borrow;
 use std::fmt;
@@ -54,6 +54,22 @@ pub enum TermNode {
     Mod(Term, BigInt),
     /// `exists vars. body`: only in models translated back through inlining.
     Exists(Vec<Var>, Term),
+    /// A real constant.
+    Real(Rat),
+    /// A linear real expression that is not a constant nor a single atom.
+    RLin(RLin),
+    /// `lin <= 0` over the reals.
+    RLe(RLin),
+    /// `lin < 0` over the reals.
+    RLt(RLin),
+    /// `lin = 0` over the reals.
+    REqZ(RLin),
+    /// `to_real` of an integer atom (a variable, `ite`, `div`, `mod` or `to_int` term).
+    ToReal(Term),
+    /// `to_int` (the floor) of a real term that is not integral by construction.
+    ToInt(Term),
+    /// `is_int` of a real term that is not integral by construction.
+    IsInt(Term),
 }
 
 /// A hash-consed term: a shared node with a unique id. Equality, ordering and hashing go by
@@ -227,6 +243,10 @@ static FACTORY: LazyLock<Mutex<Factory>> = LazyLock::new(|| {
     })
 });
 
+pub(crate) fn mk_node(node: TermNode) -> Term {
+    mk(node)
+}
+
 fn mk(node: TermNode) -> Term {
     let mut f = FACTORY.lock().unwrap_or_else(|e| e.into_inner());
     f.mk(node)
@@ -246,9 +266,12 @@ impl TermNode {
     pub fn sort(&self) -> Sort {
         match self {
             TermNode::Var(v) => v.sort,
-            TermNode::Int(_) | TermNode::Lin(_) | TermNode::Div(..) | TermNode::Mod(..) => {
-                Sort::Int
-            }
+            TermNode::Int(_)
+            | TermNode::Lin(_)
+            | TermNode::Div(..)
+            | TermNode::Mod(..)
+            | TermNode::ToInt(_) => Sort::Int,
+            TermNode::Real(_) | TermNode::RLin(_) | TermNode::ToReal(_) => Sort::Real,
             TermNode::Ite(_, t, _) => t.sort(),
             _ => Sort::Bool,
         }
@@ -279,8 +302,12 @@ impl TermNode {
     /// walks that keep their own stack: no vector per node).
     pub fn push_children_rev<'a>(&'a self, stack: &mut Vec<&'a Term>) {
         match self {
-            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) => {}
+            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) | TermNode::Real(_) => {}
             TermNode::Not(t) | TermNode::Div(t, _) | TermNode::Mod(t, _) => stack.push(t),
+            TermNode::ToReal(t) | TermNode::ToInt(t) | TermNode::IsInt(t) => stack.push(t),
+            TermNode::RLin(l) | TermNode::RLe(l) | TermNode::RLt(l) | TermNode::REqZ(l) => {
+                stack.extend(l.terms.iter().rev().map(|(t, _)| t))
+            }
             TermNode::Exists(_, t) => stack.push(t),
             TermNode::And(ts) | TermNode::Or(ts) => stack.extend(ts.iter().rev()),
             TermNode::Ite(c, t, e) => stack.extend([e, t, c]),
@@ -341,6 +368,9 @@ pub fn mk_not(t: Term) -> Term {
             n.k += 1;
             mk_le_lin(n)
         }
+        // not (lin <= 0)  <=>  -lin < 0, and back, over the reals
+        TermNode::RLe(l) => mk_rlt_lin(l.neg()),
+        TermNode::RLt(l) => mk_rle_lin(l.neg()),
         _ => mk(TermNode::Not(t)),
     }
 }
@@ -445,6 +475,7 @@ pub fn mk_ite(c: Term, t: Term, e: Term) -> Term {
     if t == e {
         return t;
     }
+    let (t, e) = coerce2(t, e);
     if t.sort() == Sort::Bool {
         return match (t.as_bool(), e.as_bool()) {
             (Some(true), Some(false)) => c,
@@ -464,8 +495,10 @@ pub fn mk_eq(a: Term, b: Term) -> Term {
     if a == b {
         return mk_true();
     }
+    let (a, b) = coerce2(a, b);
     match a.sort() {
         Sort::Int => mk_eqz_lin(Lin::of(&a).sub(&Lin::of(&b))),
+        Sort::Real => mk_reqz_lin(RLin::of(&a).sub(&RLin::of(&b))),
         Sort::Bool => match (a.as_bool(), b.as_bool()) {
             (Some(x), _) => {
                 if x {
@@ -506,120 +539,6 @@ pub fn mk_distinct(ts: Vec<Term>) -> Term {
     mk_and(conj)
 }
 
-// ---------------------------------------------------------------- arithmetic
-
-/// The term of a linear expression: a constant, a single atom, or a `Lin` node.
-pub fn mk_lin(l: Lin) -> Term {
-    if l.terms.is_empty() {
-        return mk_int(l.k);
-    }
-    if l.k.is_zero() && l.terms.len() == 1 && l.terms[0].1.is_one() {
-        return l.terms[0].0.clone();
-    }
-    mk(TermNode::Lin(l))
-}
-
-pub fn mk_add(ts: Vec<Term>) -> Term {
-    let mut acc = Lin::zero();
-    for t in &ts {
-        acc = acc.add(&Lin::of(t));
-    }
-    mk_lin(acc)
-}
-
-pub fn mk_sub(a: Term, b: Term) -> Term {
-    mk_lin(Lin::of(&a).sub(&Lin::of(&b)))
-}
-
-pub fn mk_neg(a: Term) -> Term {
-    mk_lin(Lin::of(&a).neg())
-}
-
-pub fn mk_mul_const(c: &BigInt, a: Term) -> Term {
-    mk_lin(Lin::of(&a).scale(c))
-}
-
-/// `lin <= 0`, with the coefficients divided by their gcd and the constant rounded.
-pub fn mk_le_lin(mut l: Lin) -> Term {
-    if l.terms.is_empty() {
-        return mk_bool(!l.k.is_positive());
-    }
-    let g = l.coef_gcd();
-    if !g.is_one() {
-        // sum g*c_i x_i + k <= 0  <=>  sum c_i x_i <= floor(-k / g)
-        for (_, c) in l.terms.iter_mut() {
-            *c = &*c / &g;
-        }
-        let bound = (-&l.k).div_floor(&g);
-        l.k = -bound;
-    }
-    mk(TermNode::Le(l))
-}
-
-/// `lin = 0`, normalized so that the first coefficient is positive.
-pub fn mk_eqz_lin(mut l: Lin) -> Term {
-    if l.terms.is_empty() {
-        return mk_bool(l.k.is_zero());
-    }
-    let g = l.coef_gcd();
-    if !(&l.k % &g).is_zero() {
-        return mk_false();
-    }
-    if !g.is_one() {
-        for (_, c) in l.terms.iter_mut() {
-            *c = &*c / &g;
-        }
-        l.k = &l.k / &g;
-    }
-    if l.terms[0].1.is_negative() {
-        l = l.neg();
-    }
-    mk(TermNode::EqZ(l))
-}
-
-pub fn mk_le(a: Term, b: Term) -> Term {
-    mk_le_lin(Lin::of(&a).sub(&Lin::of(&b)))
-}
-
-pub fn mk_lt(a: Term, b: Term) -> Term {
-    let mut l = Lin::of(&a).sub(&Lin::of(&b));
-    l.k += 1;
-    mk_le_lin(l)
-}
-
-pub fn mk_ge(a: Term, b: Term) -> Term {
-    mk_le(b, a)
-}
-
-pub fn mk_gt(a: Term, b: Term) -> Term {
-    mk_lt(b, a)
-}
-
-/// SMT-LIB `div` by a non-zero constant.
-pub fn mk_div(a: Term, d: BigInt) -> Term {
-    assert!(!d.is_zero(), "division by zero constant");
-    if let Some(n) = a.as_int() {
-        return mk_int(super::eval::smt_div(n, &d));
-    }
-    if d.is_one() {
-        return a;
-    }
-    mk(TermNode::Div(a, d))
-}
-
-/// SMT-LIB `mod` by a non-zero constant.
-pub fn mk_mod(a: Term, d: BigInt) -> Term {
-    assert!(!d.is_zero(), "modulo by zero constant");
-    if let Some(n) = a.as_int() {
-        return mk_int(super::eval::smt_mod(n, &d));
-    }
-    let d = d.abs();
-    if d.is_one() {
-        return mk_int(0);
-    }
-    mk(TermNode::Mod(a, d))
-}
-
 /// `exists vars. body`, dropping variables that do not occur in `body`.
 pub fn mk_exists(vars: Vec<Var>, body: Term) -> Term {
     let fv = free_vars(&body);
@@ -638,7 +557,7 @@ pub fn map_vars(t: &Term, f: &mut dyn FnMut(&Var) -> Option<Term>) -> Term {
     // leaves need no memo (most calls map one argument of a predicate application)
     match t.get() {
         TermNode::Var(v) => return f(v).unwrap_or_else(|| t.clone()),
-        TermNode::Bool(_) | TermNode::Int(_) => return t.clone(),
+        TermNode::Bool(_) | TermNode::Int(_) | TermNode::Real(_) => return t.clone(),
         _ => {}
     }
     let mut memo: FxHashMap<u64, Term> = FxHashMap::default();
@@ -655,7 +574,7 @@ fn map_vars_memo(
     }
     let r = match t.get() {
         TermNode::Var(v) => f(v).unwrap_or_else(|| t.clone()),
-        TermNode::Bool(_) | TermNode::Int(_) => t.clone(),
+        TermNode::Bool(_) | TermNode::Int(_) | TermNode::Real(_) => t.clone(),
         TermNode::Not(a) => mk_not(map_vars_memo(a, f, memo)),
         TermNode::And(ts) => mk_and(ts.iter().map(|s| map_vars_memo(s, f, memo)).collect()),
         TermNode::Or(ts) => mk_or(ts.iter().map(|s| map_vars_memo(s, f, memo)).collect()),
@@ -674,6 +593,13 @@ fn map_vars_memo(
         TermNode::EqZ(l) => mk_eqz_lin(map_lin(l, f, memo)),
         TermNode::Div(a, d) => mk_div(map_vars_memo(a, f, memo), d.clone()),
         TermNode::Mod(a, d) => mk_mod(map_vars_memo(a, f, memo), d.clone()),
+        TermNode::RLin(l) => mk_rlin(map_rlin(l, f, memo)),
+        TermNode::RLe(l) => mk_rle_lin(map_rlin(l, f, memo)),
+        TermNode::RLt(l) => mk_rlt_lin(map_rlin(l, f, memo)),
+        TermNode::REqZ(l) => mk_reqz_lin(map_rlin(l, f, memo)),
+        TermNode::ToReal(a) => super::real::mk_to_real(map_vars_memo(a, f, memo)),
+        TermNode::ToInt(a) => super::real::mk_to_int(map_vars_memo(a, f, memo)),
+        TermNode::IsInt(a) => super::real::mk_is_int(map_vars_memo(a, f, memo)),
         TermNode::Exists(vs, body) => {
             let mut inner = |v: &Var| if vs.contains(v) { None } else { f(v) };
             let body = map_vars(body, &mut inner);
@@ -708,6 +634,19 @@ fn map_lin(
     acc
 }
 
+fn map_rlin(
+    l: &RLin,
+    f: &mut dyn FnMut(&Var) -> Option<Term>,
+    memo: &mut FxHashMap<u64, Term>,
+) -> RLin {
+    let mut acc = RLin::constant(l.k.clone());
+    for (t, c) in &l.terms {
+        let m = map_vars_memo(t, f, memo);
+        acc = acc.add(&RLin::of(&m).scale(c));
+    }
+    acc
+}
+
 /// Substitutes variables by terms.
 pub fn subst(t: &Term, map: &FxHashMap<Var, Term>) -> Term {
     if map.is_empty() {
@@ -720,7 +659,7 @@ pub fn subst(t: &Term, map: &FxHashMap<Var, Term>) -> Term {
 pub fn free_vars(t: &Term) -> Vec<Var> {
     match t.get() {
         TermNode::Var(v) => return vec![v.clone()],
-        TermNode::Bool(_) | TermNode::Int(_) => return vec![],
+        TermNode::Bool(_) | TermNode::Int(_) | TermNode::Real(_) => return vec![],
         _ => {}
     }
     let mut out = vec![];

@@ -131,6 +131,9 @@ pub struct SolverConfig {
     /// before it becomes the solver, see [`super::process::limit_address_space`]); a solver
     /// that dies of it fails like any other, and its engine answers unknown.
     pub memory_limit_mb: Option<u64>,
+    /// The queries may mention `Real` terms: solvers that need a logic are started in
+    /// `QF_LIRA` instead of `QF_LIA`.
+    pub reals: bool,
 }
 
 impl SolverConfig {
@@ -143,6 +146,7 @@ impl SolverConfig {
             kill: KillSwitch::new(),
             interpolation: false,
             memory_limit_mb: None,
+            reals: false,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Printing terms for rsmt2 and parsing solver answers: values, literals and raw s-expressions.
 
-use crate::logic::{SmtTerm, Term, TermNode, Value, Var};
+use crate::logic::{Rat, SmtTerm, Term, TermNode, Value, Var};
+use num_traits::{One, Zero};
 use num_bigint::BigInt;
 use rsmt2::parse::{ExprParser, SmtParser, SymParser, ValueParser};
 use rsmt2::print::{Expr2Smt, Sym2Smt};
@@ -156,43 +157,85 @@ impl SexpReader<'_> {
     }
 }
 
-/// Interprets a value printed by a solver: `true`, `false`, `5`, `-5`, `(- 5)`, and the
-/// occasional `(+ ...)`/`(* ...)` of numerals.
+/// Interprets a value printed by a solver: `true`, `false`, `5`, `-5`, `(- 5)`, reals as
+/// `1.5`, `2.0`, `(/ 1 2)`, `(- (/ 3 4))`, `(/ (- 3) 4)`, and the occasional
+/// `(+ ...)`/`(* ...)` of numerals. A value with a decimal point or a `/` is a `Real`.
 pub(super) fn sexp_to_value(e: &Sexp) -> Result<Value, String> {
     match e {
-        Sexp::Atom(a) => match a.as_str() {
-            "true" => Ok(Value::Bool(true)),
-            "false" => Ok(Value::Bool(false)),
-            s => {
-                let digits = s.strip_prefix('-').unwrap_or(s);
-                if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-                    return Err(format!("unexpected value `{s}`"));
-                }
-                s.parse::<BigInt>()
-                    .map(Value::Int)
-                    .map_err(|e| format!("bad integer `{s}`: {e}"))
+        Sexp::Atom(a) if a == "true" => Ok(Value::Bool(true)),
+        Sexp::Atom(a) if a == "false" => Ok(Value::Bool(false)),
+        _ => {
+            let (r, real) = sexp_to_number(e)?;
+            if real {
+                Ok(Value::Real(r))
+            } else {
+                Ok(Value::Int(r.to_integer()))
             }
-        },
+        }
+    }
+}
+
+/// A numeric value and whether it is written as a real.
+fn sexp_to_number(e: &Sexp) -> Result<(Rat, bool), String> {
+    match e {
+        Sexp::Atom(s) => {
+            let digits = s.strip_prefix('-').unwrap_or(s);
+            let (int_part, frac) = match digits.split_once('.') {
+                Some((i, f)) => (i, Some(f)),
+                None => (digits, None),
+            };
+            let ok = |d: &str| d.bytes().all(|c| c.is_ascii_digit());
+            if int_part.is_empty() || !ok(int_part) || !frac.map_or(true, |f| !f.is_empty() && ok(f))
+            {
+                return Err(format!("unexpected value `{s}`"));
+            }
+            let frac = frac.unwrap_or("");
+            let num: BigInt = format!("{int_part}{frac}")
+                .parse()
+                .map_err(|e| format!("bad number `{s}`: {e}"))?;
+            let den = num_traits::pow(BigInt::from(10), frac.len());
+            let r = Rat::new(num, den);
+            let r = if s.starts_with('-') { -r } else { r };
+            Ok((r, digits.contains('.')))
+        }
         Sexp::List(v) => {
             let op = v.first().and_then(Sexp::symbol);
-            let ints = || -> Result<Vec<BigInt>, String> {
-                v[1..]
-                    .iter()
-                    .map(|a| match sexp_to_value(a)? {
-                        Value::Int(n) => Ok(n),
-                        Value::Bool(_) => Err(format!("Boolean under an operator in `{e:?}`")),
-                    })
-                    .collect()
+            let args = || -> Result<(Vec<Rat>, bool), String> {
+                let mut real = false;
+                let mut out = vec![];
+                for a in &v[1..] {
+                    let (r, re) = sexp_to_number(a)?;
+                    real |= re;
+                    out.push(r);
+                }
+                Ok((out, real))
             };
             match (op, v.len()) {
-                (Some("-"), 2) => Ok(Value::Int(-ints()?.pop().unwrap())),
-                (Some("-"), n) if n > 2 => {
-                    let xs = ints()?;
-                    let first = xs[0].clone();
-                    Ok(Value::Int(xs[1..].iter().fold(first, |a, b| a - b)))
+                (Some("-"), 2) => {
+                    let (mut xs, re) = args()?;
+                    Ok((-xs.pop().unwrap(), re))
                 }
-                (Some("+"), n) if n > 1 => Ok(Value::Int(ints()?.into_iter().sum())),
-                (Some("*"), n) if n > 1 => Ok(Value::Int(ints()?.into_iter().product())),
+                (Some("-"), n) if n > 2 => {
+                    let (xs, re) = args()?;
+                    let first = xs[0].clone();
+                    Ok((xs[1..].iter().fold(first, |a, b| a - b), re))
+                }
+                (Some("+"), n) if n > 1 => {
+                    let (xs, re) = args()?;
+                    Ok((xs.into_iter().fold(Rat::zero(), |a, b| a + b), re))
+                }
+                (Some("*"), n) if n > 1 => {
+                    let (xs, re) = args()?;
+                    Ok((xs.into_iter().fold(Rat::one(), |a, b| a * b), re))
+                }
+                (Some("/"), 3) => {
+                    let (xs, _) = args()?;
+                    if xs[1].is_zero() {
+                        return Err(format!("division by zero in value `{e:?}`"));
+                    }
+                    Ok((&xs[0] / &xs[1], true))
+                }
+                (Some("to_real"), 2) => Ok((args()?.0.pop().unwrap(), true)),
                 _ => Err(format!("unexpected value `{e:?}`")),
             }
         }
@@ -353,7 +396,7 @@ mod unit {
         let big: BigInt = "-123456789012345678901234567890".parse().unwrap();
         assert_eq!(val("(- 123456789012345678901234567890)"), Value::Int(big));
         assert!(sexp_to_value(&Sexp::parse("x").unwrap()).is_err());
-        assert!(sexp_to_value(&Sexp::parse("(/ 1 2)").unwrap()).is_err());
+        assert!(sexp_to_value(&Sexp::parse("(/ 1 0)").unwrap()).is_err());
     }
 
     #[test]

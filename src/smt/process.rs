@@ -2,7 +2,6 @@
 
 use super::{SolverConfig, SolverKind};
 use crate::logic::{Sort, Value};
-use num_bigint::BigInt;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read};
 use std::sync::{Arc, Mutex};
@@ -156,12 +155,10 @@ pub(super) fn sort_name(s: Sort) -> &'static str {
     match s {
         Sort::Int => "Int",
         Sort::Bool => "Bool",
+        Sort::Real => "Real",
     }
 }
 
 pub(super) fn default_value(s: Sort) -> Value {
-    match s {
-        Sort::Int => Value::Int(BigInt::from(0)),
-        Sort::Bool => Value::Bool(false),
-    }
+    s.default_value()
 }

@@ -7,7 +7,7 @@ use super::process::{
     StderrTail, LAUNCHER,
 };
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
-use crate::logic::{free_vars, smt_symbol, Assignment, SmtTerm, Term, Value, Var};
+use crate::logic::{free_vars, smt_symbol, Assignment, Rat, SmtTerm, Term, Value, Var};
 use rsmt2::errors::{Error as RError, ErrorKind as RKind};
 use rsmt2::{SmtConf, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -32,6 +32,7 @@ pub struct Smt {
     pid: i32,
     kind: SolverKind,
     interpolation: bool,
+    reals: bool,
     label: String,
     kill: KillSwitch,
     killed: bool,
@@ -75,6 +76,7 @@ impl Smt {
             pid,
             kind: cfg.kind,
             interpolation: cfg.interpolation,
+            reals: cfg.reals,
             label: label.to_string(),
             kill: cfg.kill.clone(),
             killed: false,
@@ -134,6 +136,7 @@ impl Smt {
     fn setup(&mut self) -> Result<(), SmtError> {
         let logic = match self.kind {
             SolverKind::Z3 => None,
+            SolverKind::Yices | SolverKind::SmtInterpol if self.reals => Some("QF_LIRA"),
             SolverKind::Yices | SolverKind::SmtInterpol => Some("QF_LIA"),
             SolverKind::Cvc5 => Some("ALL"),
         };
@@ -369,6 +372,11 @@ impl Smt {
                 return Err(self.broken(e));
             }
             for (v, (_, val)) in asked.iter().zip(pairs) {
+                // a real variable may be printed as an integer numeral (yices: `2`)
+                let val = match (v.sort, val) {
+                    (crate::logic::Sort::Real, Value::Int(n)) => Value::Real(Rat::from_integer(n)),
+                    (_, val) => val,
+                };
                 if val.sort() != v.sort {
                     let e = SmtError::Solver(format!("get-value: {val} for {} {}", v.sort, v.name));
                     return Err(self.broken(e));

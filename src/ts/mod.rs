@@ -98,7 +98,7 @@ struct EncodeCache {
     /// The `s = default` equations of the slots each predicate leaves unused, now and next
     /// (by predicate index), made on first use.
     unused: [Vec<Option<Vec<Term>>>; 2],
-    locals: FxHashMap<(u8, bool, usize), Term>,
+    locals: FxHashMap<(u8, Sort, usize), Term>,
     /// `mk_eq` by the uids of its arguments: the same slot equations (`loc = 3`,
     /// `i2' = i2`) recur in many clauses, and normalizing them is the costly part.
     eqs: FxHashMap<(u64, u64), Term>,
@@ -181,7 +181,7 @@ impl EncodeCache {
 
     /// The `n`-th local variable of sort `sort` of a clause in `role`.
     fn local(&mut self, role: Role, sort: Sort, n: usize) -> Term {
-        let key = (role as u8, sort == Sort::Bool, n);
+        let key = (role as u8, sort, n);
         self.locals
             .entry(key)
             .or_insert_with(|| {
@@ -190,7 +190,11 @@ impl EncodeCache {
                     Role::Step => "t",
                     Role::Query => "q",
                 };
-                let s = if sort == Sort::Int { "i" } else { "b" };
+                let s = match sort {
+                    Sort::Int => "i",
+                    Sort::Bool => "b",
+                    Sort::Real => "r",
+                };
                 mk_var(&format!("{r}.{s}{n}"), sort)
             })
             .clone()
@@ -215,10 +219,7 @@ pub struct TsAdapter {
 }
 
 fn default_of(s: Sort) -> Term {
-    match s {
-        Sort::Int => mk_int(0),
-        Sort::Bool => mk_false(),
-    }
+    s.default_value().to_term()
 }
 
 impl TsAdapter {
@@ -240,9 +241,9 @@ impl TsAdapter {
         });
         let mut state: Vec<Var> = loc.iter().cloned().collect();
         let mut slots = vec![vec![]; sys.preds.len()];
-        let (mut n_int, mut n_bool) = (0, 0);
+        let (mut n_int, mut n_bool, mut n_real) = (0, 0, 0);
         for &p in &preds {
-            let (mut i, mut b) = (0, 0);
+            let (mut i, mut b, mut r) = (0, 0, 0);
             for s in &sys.pred(p).sorts {
                 let name = match s {
                     Sort::Int => {
@@ -253,6 +254,10 @@ impl TsAdapter {
                         b += 1;
                         format!("b{}", b - 1)
                     }
+                    Sort::Real => {
+                        r += 1;
+                        format!("r{}", r - 1)
+                    }
                 };
                 slots[p.idx()].push(Var {
                     name: name.into(),
@@ -261,11 +266,18 @@ impl TsAdapter {
             }
             n_int = n_int.max(i);
             n_bool = n_bool.max(b);
+            n_real = n_real.max(r);
         }
         for i in 0..n_int {
             state.push(Var {
                 name: format!("i{i}").into(),
                 sort: Sort::Int,
+            });
+        }
+        for r in 0..n_real {
+            state.push(Var {
+                name: format!("r{r}").into(),
+                sort: Sort::Real,
             });
         }
         for b in 0..n_bool {
@@ -382,7 +394,7 @@ impl TsAdapter {
                 conj.extend_from_slice(cache.unused(h.pred, false));
             }
         }
-        let (mut ni, mut nb) = (0, 0);
+        let (mut ni, mut nb, mut nr) = (0, 0, 0);
         let mut vars = vec![];
         for x in c.var_terms() {
             let v = x.as_var().expect("a variable term");
@@ -397,6 +409,10 @@ impl TsAdapter {
                         Sort::Bool => {
                             nb += 1;
                             nb - 1
+                        }
+                        Sort::Real => {
+                            nr += 1;
+                            nr - 1
                         }
                     };
                     let t = cache.local(role, v.sort, n);

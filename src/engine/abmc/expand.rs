@@ -332,10 +332,7 @@ impl<'a> Expander<'a> {
         for (m_i, &t) in cycle.iter().enumerate() {
             let mut a = Assignment::default();
             for (v, w) in &maps[m_i] {
-                let x = m.get(w).cloned().unwrap_or_else(|| match w.sort {
-                    Sort::Int => Value::Int(BigInt::zero()),
-                    Sort::Bool => Value::Bool(false),
-                });
+                let x = m.get(w).cloned().unwrap_or_else(|| w.sort.default_value());
                 a.insert(v.clone(), x);
             }
             out.push((t, a));

@@ -361,15 +361,7 @@ impl Cegar {
             c.itp
         );
         let mut smt = Smt::new(smt_cfg, "cegar")?;
-        let mut icfg = InterpConfig::find(&self.cfg.backends, &smt_cfg.kill);
-        if smt_cfg.tee_dir.is_some() {
-            for (_, c) in &mut icfg.backends {
-                c.tee_dir = smt_cfg.tee_dir.clone();
-            }
-            for c in &mut icfg.checkers {
-                c.tee_dir = smt_cfg.tee_dir.clone();
-            }
-        }
+        let icfg = InterpConfig::find_for(&self.cfg.backends, smt_cfg);
         let mut itp = Interpolator::new(icfg);
         let cfg = self.cfg.clone();
         let r = match cfg.domain {

@@ -165,16 +165,8 @@ impl Pdkind {
                 return Err(e.into());
             }
         };
-        let mut icfg = InterpConfig::find(&self.cfg.backends, &smt.kill);
+        let mut icfg = InterpConfig::find_for(&self.cfg.backends, smt);
         icfg.timeout = self.cfg.interp_timeout;
-        if smt.tee_dir.is_some() {
-            for (_, c) in &mut icfg.backends {
-                c.tee_dir = smt.tee_dir.clone();
-            }
-            for c in &mut icfg.checkers {
-                c.tee_dir = smt.tee_dir.clone();
-            }
-        }
         let itp = Interpolator::new(icfg);
         if itp.backends().is_empty() {
             log::warn!("pdkind: no interpolation backend found; explanations are `not g`");

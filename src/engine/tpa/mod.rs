@@ -207,16 +207,8 @@ impl<'a> Search<'a> {
         powers: Powers,
     ) -> Result<Search<'a>, Stop> {
         let check = Unroller::new(Smt::new(smt, "tpa-check")?);
-        let mut icfg = InterpConfig::find(&cfg.backends, &smt.kill);
+        let mut icfg = InterpConfig::find_for(&cfg.backends, smt);
         icfg.timeout = cfg.interp_timeout;
-        if smt.tee_dir.is_some() {
-            for (_, c) in &mut icfg.backends {
-                c.tee_dir = smt.tee_dir.clone();
-            }
-            for c in &mut icfg.checkers {
-                c.tee_dir = smt.tee_dir.clone();
-            }
-        }
         let itp = Interpolator::new(icfg);
         if itp.backends().is_empty() {
             log::warn!("tpa: no interpolation backend found; it cannot refine");

@@ -489,7 +489,7 @@ impl<'a> Run<'a> {
         let mut phi = self.learned[l].lits.clone();
         for (v, x) in vals {
             let t = match x {
-                Value::Int(i) => mk_eq(mk_var_of(v), mk_int(i.clone())),
+                Value::Int(_) | Value::Real(_) => mk_eq(mk_var_of(v), x.to_term()),
                 Value::Bool(true) => mk_var_of(v),
                 Value::Bool(false) => mk_not(mk_var_of(v)),
             };

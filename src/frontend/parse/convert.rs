@@ -14,12 +14,27 @@ fn bigint_of(n: &smt2parser::Numeral) -> BigInt {
     BigInt::from_bytes_le(num_bigint::Sign::Plus, &n.to_bytes_le())
 }
 
+/// Our rational of an smt2parser decimal (its own `num` version).
+fn rat_of(d: &smt2parser::Decimal) -> Rat {
+    let conv = |s: String| s.parse::<BigInt>().expect("a decimal's digits");
+    Rat::new(conv(d.numer().to_string()), conv(d.denom().to_string()))
+}
+
 /// The numeral as a `u64`, if it fits.
 fn small_of(n: &smt2parser::Numeral) -> Option<u64> {
     let mut digits = n.iter_u64_digits();
     match (digits.next(), digits.next()) {
         (None, _) => Some(0),
         (Some(d), None) => Some(d),
+        _ => None,
+    }
+}
+
+/// The value of a constant arithmetic term, as a rational.
+fn const_value(t: &Term) -> Option<Rat> {
+    match t.get() {
+        TermNode::Int(n) => Some(rat(n.clone())),
+        TermNode::Real(r) => Some(r.clone()),
         _ => None,
     }
 }
@@ -57,8 +72,9 @@ impl Parser<'_> {
         for (k, i) in args.enumerate() {
             let a = self.syn.kids[i as usize];
             let t = self.term(a, &mut Mode::Inner)?;
-            self.expect(&t, self.sys.pred(id).sorts[k], a)?;
-            terms.push(t);
+            let sort = self.sys.pred(id).sorts[k];
+            self.expect(&t, sort, a)?;
+            terms.push(if sort == Sort::Real { mk_to_real(t) } else { t });
         }
         match mode {
             Mode::Body(apps) => {
@@ -85,9 +101,10 @@ impl Parser<'_> {
                     Some(d) => self.ints.entry(d).or_insert_with(|| mk_int(d)).clone(),
                     None => mk_int(bigint_of(n)),
                 }),
+                Constant::Decimal(d) => Ok(mk_real(rat_of(d))),
                 c => Err(self.err_at(
                     &c.to_string(),
-                    format!("unsupported literal `{}`: only integer literals are supported (no reals, bit-vectors or strings)", short(c)),
+                    format!("unsupported literal `{}`: only integer and decimal literals are supported (no bit-vectors or strings)", short(c)),
                 )),
             },
             Node::Id(q) => {
@@ -159,6 +176,21 @@ impl Parser<'_> {
             let a = self.syn.kids[i as usize];
             let t = self.term(a, mode)?;
             self.expect(&t, sort, a)?;
+            out.push(t);
+        }
+        Ok(out)
+    }
+
+    /// The arguments of an arithmetic operator: each `Int` or `Real` (the constructors take
+    /// the `Int` ones as reals when one is `Real`).
+    fn arith_args(&mut self, args: Range<u32>, mode: &mut Mode) -> Result<Vec<Term>, InputError> {
+        let mut out = Vec::with_capacity(args.len());
+        for i in args {
+            let a = self.syn.kids[i as usize];
+            let t = self.term(a, mode)?;
+            if t.sort() != Sort::Real {
+                self.expect(&t, Sort::Int, a)?;
+            }
             out.push(t);
         }
         Ok(out)
@@ -240,7 +272,11 @@ impl Parser<'_> {
                 for k in 0..n {
                     ts.push(self.term(kid(self, k), inner)?);
                 }
-                let s = ts[0].sort();
+                let s = if ts.iter().any(|t| t.sort() == Sort::Real) {
+                    Sort::Real
+                } else {
+                    ts[0].sort()
+                };
                 for (k, t) in ts.iter().enumerate() {
                     self.expect(t, s, kid(self, k))?;
                 }
@@ -265,7 +301,11 @@ impl Parser<'_> {
                 self.expect(&c, Sort::Bool, kid(self, 0))?;
                 let x = self.term(kid(self, 1), inner)?;
                 let y = self.term(kid(self, 2), inner)?;
-                self.expect(&y, x.sort(), kid(self, 2))?;
+                if x.sort() == Sort::Int && y.sort() == Sort::Real {
+                    self.expect(&x, Sort::Real, kid(self, 1))?;
+                } else {
+                    self.expect(&y, x.sort(), kid(self, 2))?;
+                }
                 self.memo(name, vec![c, x, y], |mut ts| {
                     let y = ts.pop().unwrap();
                     let x = ts.pop().unwrap();
@@ -274,7 +314,7 @@ impl Parser<'_> {
             }
             op::LE | op::LT | op::GE | op::GT => {
                 self.arity(name, n, 2, usize::MAX, src)?;
-                let ts = self.args(a, Sort::Int, inner)?;
+                let ts = self.arith_args(a, inner)?;
                 let rel: fn(Term, Term) -> Term = match name {
                     op::LE => mk_le,
                     op::LT => mk_lt,
@@ -296,11 +336,11 @@ impl Parser<'_> {
             }
             op::ADD => {
                 self.arity(name, n, 1, usize::MAX, src)?;
-                mk_add(self.args(a, Sort::Int, inner)?)
+                mk_add(self.arith_args(a, inner)?)
             }
             op::SUB => {
                 self.arity(name, n, 1, usize::MAX, src)?;
-                let mut ts = self.args(a, Sort::Int, inner)?;
+                let mut ts = self.arith_args(a, inner)?;
                 if ts.len() == 1 {
                     mk_neg(ts.pop().unwrap())
                 } else {
@@ -310,12 +350,13 @@ impl Parser<'_> {
             }
             op::MUL => {
                 self.arity(name, n, 1, usize::MAX, src)?;
-                let ts = self.args(a, Sort::Int, inner)?;
-                let mut coef = BigInt::from(1);
+                let ts = self.arith_args(a, inner)?;
+                let real = ts.iter().any(|t| t.sort() == Sort::Real);
+                let mut coef = rat(1);
                 let mut var_part: Option<Term> = None;
                 for t in ts {
-                    if let Some(n) = t.as_int() {
-                        coef *= n;
+                    if let Some(c) = const_value(&t) {
+                        coef *= c;
                     } else if var_part.is_none() {
                         var_part = Some(t);
                     } else {
@@ -328,9 +369,51 @@ impl Parser<'_> {
                         ));
                     }
                 }
-                match var_part {
-                    Some(t) => mk_mul_const(&coef, t),
-                    None => mk_int(coef),
+                match (var_part, real) {
+                    (Some(t), true) => mk_mul_rat(&coef, t),
+                    (Some(t), false) => mk_mul_const(&coef.to_integer(), t),
+                    (None, true) => mk_real(coef),
+                    (None, false) => mk_int(coef.to_integer()),
+                }
+            }
+            op::RDIV => {
+                self.arity(name, n, 2, usize::MAX, src)?;
+                let ts = self.arith_args(a, inner)?;
+                let mut acc = mk_to_real(ts[0].clone());
+                for t in &ts[1..] {
+                    match const_value(t) {
+                        Some(d) if !d.is_zero() => acc = mk_mul_rat(&d.recip(), acc),
+                        Some(_) => {
+                            return Err(self.err_at(
+                                "(/",
+                                format!("`/` by zero in `{}`", short(&self.syn.c_term(src))),
+                            ))
+                        }
+                        None => {
+                            return Err(self.err_at(
+                                "(/",
+                                format!(
+                                    "non-linear `/` in `{}`: only division by a constant is supported",
+                                    short(&self.syn.c_term(src))
+                                ),
+                            ))
+                        }
+                    }
+                }
+                acc
+            }
+            op::TO_REAL => {
+                self.arity(name, n, 1, 1, src)?;
+                let x = self.args(a, Sort::Int, inner)?.pop().unwrap();
+                mk_to_real(x)
+            }
+            op::TO_INT | op::IS_INT => {
+                self.arity(name, n, 1, 1, src)?;
+                let x = self.args(a, Sort::Real, inner)?.pop().unwrap();
+                if name == op::TO_INT {
+                    mk_to_int(mk_to_real(x))
+                } else {
+                    mk_is_int(mk_to_real(x))
                 }
             }
             op::DIV | op::MOD => {
@@ -363,15 +446,14 @@ impl Parser<'_> {
             }
             op::ABS => {
                 self.arity(name, n, 1, 1, src)?;
-                let x = self.args(a, Sort::Int, inner)?.pop().unwrap();
+                let x = self.arith_args(a, inner)?.pop().unwrap();
                 mk_ite(mk_ge(x.clone(), mk_int(0)), x.clone(), mk_neg(x))
             }
             _ => {
                 let name = self.name(name);
                 let what = match name {
                     "select" | "store" => "arrays are not supported".to_string(),
-                    "/" | "to_real" | "to_int" | "is_int" => "reals are not supported".to_string(),
-                    _ => "it is neither a declared predicate nor a function of linear integer arithmetic".to_string(),
+                    _ => "it is neither a declared predicate nor a function of linear integer or real arithmetic".to_string(),
                 };
                 return Err(self.err_at(
                     &format!("({name}"),

@@ -291,9 +291,9 @@ impl<'a> Translator<'a> {
                     return Err(err("expected (declare-var name sort)".into()));
                 };
                 let sort_text = self.text(sort);
-                if !matches!(sort_text, "Int" | "Bool") {
+                if !matches!(sort_text, "Int" | "Bool" | "Real") {
                     return Err(err(format!(
-                        "declare-var `{}`: unsupported sort `{sort_text}`: only Int and Bool are supported",
+                        "declare-var `{}`: unsupported sort `{sort_text}`: only Int, Real and Bool are supported",
                         self.text(v)
                     )));
                 }
