@@ -104,6 +104,7 @@ pub fn eval_bool(t: &Term, a: &Assignment) -> Result<bool, String> {
     }
 }
 
+#[allow(dead_code)]
 pub fn eval_real(t: &Term, a: &Assignment) -> Result<Rat, String> {
     match eval(t, a)? {
         Value::Real(r) => Ok(r),

@@ -1,11 +1,12 @@
 //! Terms printed by a solver (interpolants, definitions) read back into our own terms.
 //!
-//! The fragment is the one solvers print for linear integer arithmetic with Booleans:
-//! numerals, `true`/`false`, declared variables, `not and or => xor ite = distinct`,
-//! `+ - * abs`, `div`/`mod` by a constant, `<= < >= >` (chainable), `let` and `!`
-//! annotations. Anything else (an undeclared symbol, a product of two non-constants,
-//! `to_real`, a quantifier) is an error naming it: a caller treats that as "no term",
-//! never guesses.
+//! The fragment is the one solvers print for linear integer and real arithmetic with
+//! Booleans: numerals and decimals, `true`/`false`, declared variables,
+//! `not and or => xor ite = distinct`, `+ - * abs`, `div`/`mod` by a constant, `/` by a
+//! constant, `to_real to_int is_int`, `<= < >= >` (chainable), `let` and `!` annotations.
+//! An `Int` operand beside a `Real` one is taken as a real (yices prints `(+ -1 x)` for a
+//! real `x`). Anything else (an undeclared symbol, a product of two non-constants, a
+//! quantifier) is an error naming it: a caller treats that as "no term", never guesses.
 
 use super::parse::Sexp;
 use crate::logic::*;
@@ -82,7 +83,7 @@ impl Reader<'_> {
                         Some(t) => self.term(t),
                         None => Err("empty annotation `(!)`".into()),
                     },
-                    "-" if args.len() == 1 => Ok(mk_neg(self.int(&args[0])?)),
+                    "-" if args.len() == 1 => Ok(mk_neg(self.num(&args[0])?)),
                     _ => {
                         let ts = args
                             .iter()
@@ -95,10 +96,10 @@ impl Reader<'_> {
         }
     }
 
-    fn int(&mut self, e: &Sexp) -> Result<Term, String> {
+    fn num(&mut self, e: &Sexp) -> Result<Term, String> {
         let t = self.term(e)?;
-        if t.sort() != Sort::Int {
-            return Err(format!("expected an integer term, got `{}`", show(e)));
+        if t.sort() == Sort::Bool {
+            return Err(format!("expected an arithmetic term, got `{}`", show(e)));
         }
         Ok(t)
     }
@@ -115,6 +116,14 @@ impl Reader<'_> {
                 .parse::<BigInt>()
                 .map(mk_int)
                 .map_err(|e| format!("bad numeral `{a}`: {e}"));
+        }
+        if let Some((i, f)) = digits.split_once('.') {
+            let ok = |d: &str| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
+            if ok(i) && ok(f) {
+                let n: BigInt = format!("{i}{f}").parse().map_err(|e| format!("bad decimal `{a}`: {e}"))?;
+                let r = Rat::new(n, num_traits::pow(BigInt::from(10), f.len()));
+                return Ok(mk_real(if a.starts_with('-') { -r } else { r }));
+            }
         }
         let name = super::parse::unquote(a);
         for scope in self.lets.iter().rev() {
@@ -160,6 +169,8 @@ fn apply(op: &str, ts: Vec<Term>) -> Result<Term, String> {
     let n = ts.len();
     let bools = all(Sort::Bool);
     let ints = all(Sort::Int);
+    // arithmetic operands, Int and Real mixed (the constructors take the Ints as reals)
+    let nums = ts.iter().all(|t| t.sort() != Sort::Bool);
     let chain = |f: fn(Term, Term) -> Term| -> Term {
         mk_and(
             ts.windows(2)
@@ -181,39 +192,58 @@ fn apply(op: &str, ts: Vec<Term>) -> Result<Term, String> {
             let first = it.next().unwrap();
             it.fold(first, |acc, b| mk_not(mk_eq(acc, b)))
         }
-        "ite" if n == 3 && ts[0].sort() == Sort::Bool && ts[1].sort() == ts[2].sort() => {
+        "ite" if n == 3
+            && ts[0].sort() == Sort::Bool
+            && (ts[1].sort() == ts[2].sort() || (ts[1].sort() != Sort::Bool && ts[2].sort() != Sort::Bool)) =>
+        {
             mk_ite(ts[0].clone(), ts[1].clone(), ts[2].clone())
         }
-        "=" if n >= 2 && (bools || ints) => chain(mk_eq),
-        "distinct" if n >= 2 && (bools || ints) => mk_distinct(ts),
+        "=" if n >= 2 && (bools || nums) => chain(mk_eq),
+        "distinct" if n >= 2 && (bools || nums) => mk_distinct(ts),
         // yices prints disequalities as `/=`
-        "/=" if n == 2 && (bools || ints) => mk_distinct(ts),
-        "<=" if n >= 2 && ints => chain(mk_le),
-        "<" if n >= 2 && ints => chain(mk_lt),
-        ">=" if n >= 2 && ints => chain(mk_ge),
-        ">" if n >= 2 && ints => chain(mk_gt),
-        "+" if n >= 1 && ints => mk_add(ts),
-        "-" if n >= 2 && ints => {
+        "/=" if n == 2 && (bools || nums) => mk_distinct(ts),
+        "<=" if n >= 2 && nums => chain(mk_le),
+        "<" if n >= 2 && nums => chain(mk_lt),
+        ">=" if n >= 2 && nums => chain(mk_ge),
+        ">" if n >= 2 && nums => chain(mk_gt),
+        "+" if n >= 1 && nums => mk_add(ts),
+        "-" if n >= 2 && nums => {
             let mut it = ts.into_iter();
             let first = it.next().unwrap();
             it.fold(first, mk_sub)
         }
-        "*" if n >= 1 && ints => {
-            let mut k = BigInt::from(1);
+        "*" if n >= 1 && nums => {
+            let real = !ints;
+            let mut k = rat(1);
             let mut rest = None;
             for t in ts {
-                match t.as_int() {
+                match const_of(&t) {
                     Some(c) => k *= c,
                     None if rest.is_none() => rest = Some(t),
                     None => return Err("non-linear product".into()),
                 }
             }
-            match rest {
-                Some(t) => mk_mul_const(&k, t),
-                None => mk_int(k),
+            match (rest, real) {
+                (Some(t), true) => mk_mul_rat(&k, t),
+                (Some(t), false) => mk_mul_const(&k.to_integer(), t),
+                (None, true) => mk_real(k),
+                (None, false) => mk_int(k.to_integer()),
             }
         }
-        "abs" if n == 1 && ints => {
+        "/" if n >= 2 && nums => {
+            let mut acc = mk_to_real(ts[0].clone());
+            for t in &ts[1..] {
+                match const_of(t) {
+                    Some(d) if !d.is_zero() => acc = mk_mul_rat(&d.recip(), acc),
+                    _ => return Err("`/` by a non-constant or zero".into()),
+                }
+            }
+            acc
+        }
+        "to_real" if n == 1 && ints => mk_to_real(ts[0].clone()),
+        "to_int" if n == 1 && nums => mk_to_int(mk_to_real(ts[0].clone())),
+        "is_int" if n == 1 && nums => mk_is_int(mk_to_real(ts[0].clone())),
+        "abs" if n == 1 && nums => {
             let t = ts[0].clone();
             mk_ite(mk_le(mk_int(0), t.clone()), t.clone(), mk_neg(t))
         }
@@ -230,6 +260,15 @@ fn apply(op: &str, ts: Vec<Term>) -> Result<Term, String> {
         }
         _ => return Err(format!("unsupported operator `{op}` with {n} argument(s)")),
     })
+}
+
+/// The value of a constant arithmetic term.
+fn const_of(t: &Term) -> Option<Rat> {
+    match t.get() {
+        TermNode::Int(n) => Some(rat(n.clone())),
+        TermNode::Real(r) => Some(r.clone()),
+        _ => None,
+    }
 }
 
 fn show(e: &Sexp) -> String {
@@ -255,6 +294,7 @@ mod unit {
             ("y", Sort::Int),
             ("b", Sort::Bool),
             ("a b", Sort::Int),
+            ("r", Sort::Real),
         ] {
             m.insert(
                 n.to_string(),
@@ -303,12 +343,27 @@ mod unit {
     }
 
     #[test]
+    fn real_terms() {
+        let r = mk_var("r", Sort::Real);
+        assert_eq!(p("(<= r 1.5)").unwrap(), mk_le(r.clone(), mk_real(Rat::new(3.into(), 2.into()))));
+        // yices: an integer numeral beside a real variable
+        assert_eq!(p("(+ -1 r)").unwrap(), mk_sub(r.clone(), mk_real(rat(1))));
+        assert_eq!(
+            p("(< (* (/ 1 3) r) (- (/ 3 4)))").unwrap(),
+            mk_lt(mk_mul_rat(&Rat::new(1.into(), 3.into()), r.clone()), mk_real(Rat::new((-3).into(), 4.into())))
+        );
+        assert_eq!(p("(= (to_real x) r)").unwrap(), mk_eq(mk_to_real(x()), r.clone()));
+        assert_eq!(p("(>= (/ r 2.0) 0.0)").unwrap(), mk_le(mk_real(rat(0)), r));
+    }
+
+    #[test]
     fn outside_the_fragment() {
         assert!(p("(* x y)").unwrap_err().contains("non-linear"));
         assert!(p("(< z 1)").unwrap_err().contains("unknown symbol `z`"));
         assert!(p("(div x y)").is_err());
         assert!(p("(and x b)").is_err());
-        assert!(p("(to_real x)").is_err());
+        assert!(p("(to_real b)").is_err());
+        assert!(p("(/ x y)").is_err());
         assert!(p("(forall ((z Int)) (< z x))").is_err());
     }
 }
