@@ -22,6 +22,8 @@ mod process;
 mod sexp_term;
 mod solver;
 #[cfg(test)]
+mod real_roundtrip_tests;
+#[cfg(test)]
 mod tests;
 
 pub use kill::{kill_all_children, Deadline, KillSwitch};
