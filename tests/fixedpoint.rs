@@ -167,7 +167,7 @@ fn get_model_and_reason_unknown_in_chc_comp_input() {
 #[test]
 fn fixedpoint_errors_name_their_line() {
     let cases = [
-        ("(declare-rel P (Int))\n(declare-var x Real)", 2, "Real"),
+        ("(declare-rel P (Int))\n(declare-var x String)", 2, "String"),
         ("(declare-rel P (Int))\n(query Q)", 2, "not a declared relation"),
         ("(declare-rel P (Int))\n(declare-var x Int)\n(rule (=> (Q x) (P x)))", 3, "Q"),
         ("(declare-rel P (Int))\n(declare-var x Int)\n(rule (=> (P x) false))", 3, "head false"),

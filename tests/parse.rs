@@ -84,7 +84,8 @@ fn query_forms() {
 fn errors_name_the_construct_and_its_line() {
     let cases = [
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int) (y Int))\n  (=> (and (P x) (= y (* x y))) (P y))))", 4, "non-linear"),
-        ("(declare-fun P (Real) Bool)", 2, "Real"),
+        ("(declare-fun P (String) Bool)", 2, "String"),
+        ("(declare-fun P (Real) Bool)\n(assert (forall ((x Real) (y Real))\n  (=> (and (P x) (= y (/ x y))) (P y))))", 4, "non-linear `/`"),
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (Q x) (P x))))", 3, "Q"),
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (P x x) false)))", 3, "arguments"),
         ("(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (ite (> x 0) (P x) true) false)))", 3, "predicate application"),
