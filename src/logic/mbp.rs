@@ -1,4 +1,4 @@
-//! Model-based projection (MBP) for linear integer arithmetic with Booleans.
+//! Model-based projection (MBP) for linear integer and real arithmetic with Booleans.
 //!
 //! Given a conjunction `phi`, a model `M` of it and variables `xs`, [`project`] returns a
 //! conjunction `psi` of literals over the other variables with `M |= psi` and
@@ -29,9 +29,15 @@
 //!      substituted, with `k = (M(y) - M(t)) mod D` and `D` the lcm of the divisors on `y`:
 //!      `M(t) <= M(t) + k <= M(y)` and `M(t) + k = M(y) (mod D)`, so `M` satisfies the result.
 //!
-//! Step 3 is exact, so a variable is replaced by its model value (an under-approximation
-//! that `M` still satisfies) only when the lcm `L` grows past [`MAX_LCM`]; such
-//! replacements are counted in [`Projection::model_substitutions`].
+//! Real variables, real literals (`<=`, `<`, `=`, `is_int`), `to_real` and `to_int` have
+//! their own plug-in ([`real`]): purification creates a fresh integer for each `to_int` of
+//! an impure term, the real variables are eliminated first (Loos–Weispfenning with strict
+//! bounds), and the real constraints left on eliminated integers become integer constraints
+//! over `to_int` of the kept part, before step 3 runs on all integers, fresh ones included.
+//!
+//! Step 3 and the real plug-in are exact, so a variable is replaced by its model value (an
+//! under-approximation that `M` still satisfies) only when the lcm `L` grows past
+//! [`MAX_LCM`]; such replacements are counted in [`Projection::model_substitutions`].
 
 use super::eval::smt_div;
 use super::*;
@@ -54,7 +60,8 @@ pub struct Projection {
 }
 
 /// Literals, true in `model`, whose conjunction implies `phi` (which `model` must satisfy).
-/// Each is a Boolean variable, `lin <= 0`, `lin = 0`, or the negation of one of these.
+/// Each is a Boolean variable, `lin <= 0`, `lin = 0`, a real `lin <= 0`, `lin < 0`,
+/// `lin = 0`, `is_int t`, or the negation of one of these.
 pub fn implicant(phi: &Term, model: &Assignment) -> Result<Vec<Term>, String> {
     let mut imp = Implicant {
         model,
@@ -77,6 +84,10 @@ pub fn project(phi: &[Term], model: &Assignment, elim: &[Var]) -> Result<Project
         atoms: FxHashMap::default(),
         quotients: FxHashMap::default(),
         int_elim: vec![],
+        real_elim: vec![],
+        ratoms: FxHashMap::default(),
+        floors: FxHashMap::default(),
+        rcons: vec![],
         pending: vec![],
         kept: vec![],
         cons: vec![],
@@ -84,8 +95,10 @@ pub fn project(phi: &[Term], model: &Assignment, elim: &[Var]) -> Result<Project
         substitutions: 0,
     };
     for v in elim {
-        if v.sort == Sort::Int {
-            p.int_elim.push(mk_var_of(v));
+        match v.sort {
+            Sort::Int => p.int_elim.push(mk_var_of(v)),
+            Sort::Real => p.real_elim.push(mk_var_of(v)),
+            Sort::Bool => {}
         }
     }
     for f in bool_eq::solve_bool_equalities(phi, &p.elim) {
@@ -95,6 +108,7 @@ pub fn project(phi: &[Term], model: &Assignment, elim: &[Var]) -> Result<Project
     while let Some(lit) = p.pending.pop() {
         p.add_lit(lit)?;
     }
+    p.eliminate_reals()?;
     while let Some(x) = p.pick() {
         p.eliminate(&x)?;
     }
@@ -256,6 +270,14 @@ struct Projector {
     quotients: FxHashMap<(u64, BigInt), Lin>,
     /// Integer variables to eliminate, as terms.
     int_elim: Vec<Term>,
+    /// Real variables to eliminate, as terms.
+    real_elim: Vec<Term>,
+    /// Purified real atoms that mention eliminated variables.
+    ratoms: FxHashMap<u64, RLin>,
+    /// The fresh integer variable of `to_int t`, by `t`.
+    floors: FxHashMap<u64, Lin>,
+    /// Real constraints that may mention eliminated variables.
+    rcons: Vec<real::RCon>,
     /// Literals still to classify.
     pending: Vec<Term>,
     /// Literals without eliminated variables.
@@ -303,7 +325,11 @@ impl Projector {
             }
             TermNode::Le(l) => Con::Le(self.purify(l)?),
             TermNode::EqZ(l) => Con::Eq(self.purify(l)?),
+            TermNode::RLe(_) | TermNode::RLt(_) | TermNode::REqZ(_) | TermNode::IsInt(_) => {
+                return self.add_real_lit(&lit, &lit, true)
+            }
             TermNode::Not(s) => match s.get() {
+                TermNode::REqZ(_) | TermNode::IsInt(_) => return self.add_real_lit(&lit, s, false),
                 // l != 0 becomes l <= -1 or -l <= -1, whichever the model satisfies
                 TermNode::EqZ(l) => {
                     let mut p = self.purify(l)?;
@@ -356,6 +382,7 @@ impl Projector {
                 let (q, lt) = self.quotient(t, d)?;
                 lt.sub(&q.scale(d))
             }
+            TermNode::ToInt(t) => self.floor(t)?,
             _ => return Err(format!("mbp: unexpected integer atom {}", SmtTerm(a))),
         };
         self.atoms.insert(a.uid(), l.clone());
@@ -369,22 +396,8 @@ impl Projector {
         if let Some(q) = self.quotients.get(&(t.uid(), d.clone())) {
             return Ok((q.clone(), lt));
         }
-        let var = loop {
-            let v = Var {
-                name: format!("mbp!q{}", self.fresh).into(),
-                sort: Sort::Int,
-            };
-            self.fresh += 1;
-            if !self.model.contains_key(&v) {
-                break v;
-            }
-        };
         let value = smt_div(&self.value(&lt)?, d);
-        self.model.insert(var.clone(), Value::Int(value));
-        self.elim.insert(var.clone());
-        let qt = mk_var_of(&var);
-        self.int_elim.push(qt.clone());
-        let q = Lin::of(&qt);
+        let q = Lin::of(&self.fresh_int("q", value));
         let r = lt.sub(&q.scale(d));
         self.cons.push(Con::Le(r.neg()));
         let mut upper = r.clone();
@@ -392,6 +405,25 @@ impl Projector {
         self.cons.push(Con::Le(upper));
         self.quotients.insert((t.uid(), d.clone()), q.clone());
         Ok((q, lt))
+    }
+
+    /// A fresh integer variable `mbp!<prefix><n>` with model value `value`, to eliminate.
+    fn fresh_int(&mut self, prefix: &str, value: BigInt) -> Term {
+        let var = loop {
+            let v = Var {
+                name: format!("mbp!{prefix}{}", self.fresh).into(),
+                sort: Sort::Int,
+            };
+            self.fresh += 1;
+            if !self.model.contains_key(&v) {
+                break v;
+            }
+        };
+        self.model.insert(var.clone(), Value::Int(value));
+        self.elim.insert(var.clone());
+        let t = mk_var_of(&var);
+        self.int_elim.push(t.clone());
+        t
     }
 
     /// The next variable to eliminate: one with a unit-coefficient equality if any, else the
@@ -665,5 +697,8 @@ impl Projector {
 }
 
 mod bool_eq;
+mod real;
+#[cfg(test)]
+mod real_tests;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,7 @@
-//! Quantifier elimination for linear integer arithmetic with Booleans (and `div`/`mod` by
-//! constants): the one place that turns `exists` into a quantifier-free formula.
+//! Quantifier elimination for linear integer and real arithmetic with Booleans (and
+//! `div`/`mod` by constants, `to_real`, `to_int`, `is_int`): the one place that turns
+//! `exists` into a quantifier-free formula. `Int`, `Real` and `Bool` variables are
+//! eliminated alike, by the projections of [`super::mbp`].
 //!
 //! [`Qe::eliminate`] replaces every `exists` of a term, innermost first, by an equivalent
 //! quantifier-free formula. Each `exists xs. phi` (with `phi` quantifier-free) goes through:
@@ -160,8 +162,14 @@ impl Qe {
                 let body = self.rebuild(body, memo)?;
                 self.exists(vs, &body)?
             }
-            // arithmetic nodes hold no quantifier
-            _ => t.clone(),
+            // an `ite` atom of a real expression may hold one
+            TermNode::RLin(l) => mk_rlin(self.rebuild_rlin(l, memo)?),
+            TermNode::RLe(l) => mk_rle_lin(self.rebuild_rlin(l, memo)?),
+            TermNode::RLt(l) => mk_rlt_lin(self.rebuild_rlin(l, memo)?),
+            TermNode::REqZ(l) => mk_reqz_lin(self.rebuild_rlin(l, memo)?),
+            TermNode::ToReal(a) => mk_to_real(self.rebuild(a, memo)?),
+            TermNode::ToInt(a) => mk_to_int(self.rebuild(a, memo)?),
+            TermNode::IsInt(a) => mk_is_int(self.rebuild(a, memo)?),
         };
         memo.insert(t.uid(), r.clone());
         Ok(r)
@@ -179,6 +187,14 @@ impl Qe {
         let mut acc = Lin::constant(l.k.clone());
         for (t, c) in &l.terms {
             acc = acc.add(&Lin::of(&self.rebuild(t, memo)?).scale(c));
+        }
+        Ok(acc)
+    }
+
+    fn rebuild_rlin(&mut self, l: &RLin, memo: &mut FxHashMap<u64, Term>) -> Result<RLin, String> {
+        let mut acc = RLin::constant(l.k.clone());
+        for (t, c) in &l.terms {
+            acc = acc.add(&RLin::of(&self.rebuild(t, memo)?).scale(c));
         }
         Ok(acc)
     }

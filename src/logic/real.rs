@@ -142,7 +142,7 @@ impl RLin {
 
     /// The same comparison with integer coefficients and constant whose gcd is 1 (the
     /// expression multiplied by a positive rational).
-    fn normalized(&self) -> RLin {
+    pub(crate) fn normalized(&self) -> RLin {
         let mut l = BigInt::one();
         for c in self.terms.iter().map(|(_, c)| c).chain([&self.k]) {
             l = l.lcm(c.denom());

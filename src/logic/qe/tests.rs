@@ -226,3 +226,51 @@ fn the_z3_fallback_is_exact_too() {
     assert!(qe.stats.fallbacks > 0, "{:?}", qe.stats);
     assert_eq!(qe.stats.failures, 0, "{:?}", qe.stats);
 }
+
+#[test]
+fn real_formulas_are_eliminated_exactly() {
+    let Some(z3cfg) = z3() else {
+        eprintln!("no z3: skipped");
+        return;
+    };
+    let mut qe = Qe::new(z3cfg.clone(), Some(z3cfg.clone()), None);
+    let mut check = Smt::new(&z3cfg, "qe-test").unwrap();
+    check.raw("(set-option :timeout 20000)").unwrap();
+    let rv = |n: &str| mk_var(n, Sort::Real);
+    let (x, y, a, b) = (rv("x"), rv("y"), rv("a"), rv("b"));
+    let n = iv("n");
+    let p = mk_var("p", Sort::Bool);
+    let mut r = Rng(7);
+    // real comparisons, strict and not (a real `lin` of integer coefficients, halved)
+    let rlin = |r: &mut Rng, vs: &[Term]| mk_mul_rat(&Rat::new(1.into(), 2.into()), lin(r, vs));
+    for i in 0..20 {
+        let vs = [x.clone(), y.clone(), a.clone(), b.clone(), n.clone()];
+        let mut conj = vec![];
+        for _ in 0..3 {
+            let (s, t) = (rlin(&mut r, &vs), rlin(&mut r, &vs));
+            conj.push(match r.range(0, 3) {
+                0 => mk_le(s, t),
+                1 => mk_lt(s, t),
+                2 => mk_or(vec![mk_lt(s, t), p.clone()]),
+                _ => mk_not(mk_eq(s, t)),
+            });
+        }
+        let mut elim = vec![a.as_var().unwrap().clone(), b.as_var().unwrap().clone()];
+        if i % 4 == 0 {
+            elim.push(n.as_var().unwrap().clone());
+        }
+        let t = mk_exists(elim, mk_and(conj));
+        let got = qe
+            .eliminate(&t)
+            .unwrap_or_else(|e| panic!("{i}: {e} on {t}"));
+        assert!(!has_quantifier(&got), "{i}: {got}");
+        assert!(
+            equivalent(&mut check, &t, &got),
+            "{i}: not equivalent:\n  {}\n  {}",
+            SmtTerm(&t),
+            SmtTerm(&got)
+        );
+    }
+    assert!(qe.stats.by_mbp > 0, "{:?}", qe.stats);
+    eprintln!("{:?}", qe.stats);
+}
