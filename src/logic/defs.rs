@@ -2,6 +2,7 @@
 //! variables by substitution: in clause simplification and in existential quantifiers.
 
 use super::arith::mk_lin;
+use super::real::mk_rlin;
 use super::term::*;
 use num_traits::{One, Signed};
 use rustc_hash::FxHashMap;
@@ -17,8 +18,8 @@ pub fn definition(conj: &Term) -> Option<(Var, Term)> {
     first
 }
 
-/// Every definition `v = t` a conjunct gives (an equation can be solved for each of its
-/// variables with a unit coefficient).
+/// Every definition `v = t` a conjunct gives (an integer equation can be solved for each of
+/// its variables with a unit coefficient, a real one for each of its variables).
 pub fn definitions(conj: &Term) -> Vec<(Var, Term)> {
     let mut out = vec![];
     each_definition(conj, &mut |v, t| {
@@ -71,6 +72,21 @@ fn each_definition(conj: &Term, f: &mut dyn FnMut(Var, Term) -> bool) {
                 rest.terms.retain(|(s, _)| s != t);
                 let rhs = if c.is_positive() { rest.neg() } else { rest };
                 if !f(v.clone(), mk_lin(rhs)) {
+                    return;
+                }
+            }
+            return;
+        }
+        TermNode::REqZ(l) => {
+            // c*v + rest = 0 with a real variable v and any c != 0  gives  v = -rest/c
+            for (t, c) in &l.terms {
+                let Some(v) = t.as_var() else { continue };
+                let mut rest = l.clone();
+                rest.terms.retain(|(s, _)| s != t);
+                if free_vars(&mk_rlin(rest.clone())).contains(v) {
+                    continue;
+                }
+                if !f(v.clone(), mk_rlin(rest.scale(&-c.recip()))) {
                     return;
                 }
             }

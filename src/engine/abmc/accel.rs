@@ -3,15 +3,17 @@
 //! Bounded Model Checking*; the loop-acceleration calculus of Frohn, *A calculus for
 //! modular loop acceleration*, TACAS 2020).
 //!
-//! The fragment is the one where acceleration stays in linear integer arithmetic and
-//! needs no approximation:
+//! The fragment is the one where acceleration stays in linear (integer or mixed
+//! integer/real) arithmetic and needs no approximation:
 //!
 //! * every state variable's update has a closed form that, from some iteration on, is
 //!   affine in the iteration counter with a *constant* slope (unchanged, incremented by
-//!   a constant, set to a value that then stays fixed, and acyclic chains of these);
+//!   a constant, set to a value that then stays fixed, and acyclic chains of these); the
+//!   counter `n` is an `Int`, and a `Real` variable's slope a rational (`x' = x + 1/2`
+//!   gives `x + (1/2) to_real(n)`);
 //! * every guard is checked along the iterations with the *monotonicity* argument of the
-//!   calculus: an affine function of `i` is `<= 0` (resp. `= 0`) on an interval iff it
-//!   is so at the endpoints, so a guard needs at most two instances.
+//!   calculus: an affine function of `i` is `<= 0` (resp. `< 0`, `= 0`) on an interval iff
+//!   it is so at the endpoints, so a guard needs at most two instances.
 //!
 //! Anything else (non-linear or periodic closed forms, guards whose value along the
 //! iterations is not affine, temporaries that cannot be eliminated exactly, post
@@ -23,7 +25,7 @@ use crate::logic::*;
 use num_traits::{One, Signed, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::closed::{affine_slope, ClosedForms};
+use super::closed::{affine_slope, real_affine_slope, ClosedForms};
 
 /// The result of accelerating a conjunctive transition.
 #[derive(Clone, Debug)]
@@ -72,7 +74,10 @@ pub struct Accelerated {
 ///   affine in the iteration counter needs its two endpoints (only the relevant one for
 ///   an inequality), a guard constant in it one instance. A disequality `e != 0` with
 ///   `e` affine of slope `+-1` is exact as "same non-zero sign at both endpoints"; with a
-///   steeper slope that same condition is only sufficient (`exact = false`).
+///   steeper slope, or over the reals (where `e` may cross zero between two iterations),
+///   that same condition is only sufficient (`exact = false`).
+/// * Real equations define a `Real` variable with any non-zero coefficient (see
+///   [`definitions`]); real inequalities (`<=`, `<`) bound a temporary like integer ones.
 pub fn accelerate(t: &[Term], pre: &[Var], post: &[Var], n: &Var) -> Option<Accelerated> {
     if pre.len() != post.len() || n.sort != Sort::Int {
         return None;
@@ -255,15 +260,38 @@ pub fn accelerate(t: &[Term], pre: &[Var], post: &[Var], n: &Var) -> Option<Acce
                 out.push(when(big_f + 1, at(&gi, first)));
                 out.push(when(big_f + 1, at(&gi, last.clone())));
             }
-            TermNode::Not(e) => {
-                let TermNode::EqZ(l) = e.get() else {
-                    return None;
+            TermNode::RLe(l) | TermNode::RLt(l) => {
+                let slope = real_affine_slope(l, &nt)?;
+                let end = if slope.is_positive() {
+                    last.clone()
+                } else {
+                    first
                 };
-                let slope = affine_slope(l, &nt)?;
-                // Same sign at both ends: the affine function avoids zero in between.
-                // Conversely, with slope +-1 it takes every integer value in between.
-                exact &= slope.abs().is_one();
-                let e = mk_lin(l.clone());
+                out.push(when(big_f + 1, at(&gi, end)));
+            }
+            TermNode::REqZ(l) => {
+                real_affine_slope(l, &nt)?;
+                out.push(when(big_f + 1, at(&gi, first)));
+                out.push(when(big_f + 1, at(&gi, last.clone())));
+            }
+            TermNode::Not(e) => {
+                let e = match e.get() {
+                    TermNode::EqZ(l) => {
+                        let slope = affine_slope(l, &nt)?;
+                        // Same sign at both ends: the affine function avoids zero in
+                        // between. Conversely, with slope +-1 it takes every integer value
+                        // in between.
+                        exact &= slope.abs().is_one();
+                        mk_lin(l.clone())
+                    }
+                    TermNode::REqZ(l) => {
+                        real_affine_slope(l, &nt)?;
+                        // Over the reals it may cross zero between two iterations.
+                        exact = false;
+                        mk_rlin(l.clone())
+                    }
+                    _ => return None,
+                };
                 let (a, b) = (at(&e, first), at(&e, last.clone()));
                 let zero = mk_int(0);
                 let pos = mk_and(vec![
@@ -336,22 +364,31 @@ fn solve(l: &Term, ok: &dyn Fn(&Var) -> bool) -> Option<(Var, Term)> {
     definitions(l).into_iter().find(|(v, _)| ok(v))
 }
 
-/// Whether every literal mentioning `v` is an inequality with `v` as a plain atom, all
-/// with coefficients of the same sign: then `exists v` of them is `true`.
+/// Whether every literal mentioning `v` is an inequality with `v` as a plain atom (or, in a
+/// real inequality, `to_real` of an `Int` variable `v`), all with coefficients of the same
+/// sign: then `exists v` of them is `true`.
 fn one_sided(lits: &[Term], v: &Var) -> bool {
     let vt = mk_var_of(v);
+    let rt = mk_to_real(vt.clone());
     let mut sign = None;
     for l in lits {
         if !free_vars(l).contains(v) {
             continue;
         }
-        let TermNode::Le(lin) = l.get() else {
-            return false;
+        let (c, rest) = match l.get() {
+            TermNode::Le(lin) => {
+                let mut rest = lin.clone();
+                rest.terms.retain(|(s, _)| *s != vt);
+                (lin.coef(&vt).signum(), mk_lin(rest))
+            }
+            TermNode::RLe(lin) | TermNode::RLt(lin) => {
+                let mut rest = lin.clone();
+                rest.terms.retain(|(s, _)| *s != rt);
+                (lin.coef(&rt).signum().to_integer(), mk_rlin(rest))
+            }
+            _ => return false,
         };
-        let c = lin.coef(&vt);
-        let mut rest = lin.clone();
-        rest.terms.retain(|(s, _)| *s != vt);
-        if c.is_zero() || free_vars(&mk_lin(rest)).contains(v) {
+        if c.is_zero() || free_vars(&rest).contains(v) {
             return false;
         }
         let s = c.is_positive();
@@ -365,3 +402,7 @@ fn one_sided(lits: &[Term], v: &Var) -> bool {
 #[cfg(test)]
 #[path = "accel_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "accel_real_tests.rs"]
+mod real_tests;

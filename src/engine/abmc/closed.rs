@@ -1,5 +1,8 @@
 //! Closed forms of the updates of an accelerated loop: the value of each state variable
-//! after `i` iterations, affine in `i` with a constant slope from some iteration on.
+//! after `i` iterations, affine in `i` with a constant slope from some iteration on. A
+//! `Real` variable's slope may be any rational (`x' = x + 1/2` gives `x + (1/2) n`, the
+//! counter `n` an `Int` taken as a real); its updates are read as [`RLin`]s, with
+//! `to_real(n)` the counter's atom.
 
 use crate::logic::*;
 use num_bigint::BigInt;
@@ -15,6 +18,51 @@ pub(super) fn affine_slope(l: &Lin, nt: &Term) -> Option<BigInt> {
         }
     }
     Some(l.coef(nt))
+}
+
+/// The coefficient of `to_real(n)` in the real expression `l` when `l` is affine in `n`.
+pub(super) fn real_affine_slope(l: &RLin, nt: &Term) -> Option<Rat> {
+    let nv = nt.as_var()?;
+    let atom = mk_to_real(nt.clone());
+    for (a, _) in &l.terms {
+        if *a != atom && free_vars(a).contains(nv) {
+            return None;
+        }
+    }
+    Some(l.coef(&atom))
+}
+
+/// Whether `t` (an `Int` or `Real` term) is affine in `n`.
+fn affine(t: &Term, nt: &Term) -> bool {
+    match t.sort() {
+        Sort::Real => real_affine_slope(&RLin::of(t), nt).is_some(),
+        _ => affine_slope(&Lin::of(t), nt).is_some(),
+    }
+}
+
+/// A numeric update `x' = s*x + d` split into the coefficient `s` of `x` (an integer; a
+/// `Real` one only when integral) and the rest `d`, over the sort of `x`.
+fn split(u: &Term, xt: &Term) -> Option<(BigInt, Term)> {
+    if xt.sort() == Sort::Real {
+        let mut d = RLin::of(u);
+        let s = d.coef(xt);
+        d.terms.retain(|(a, _)| a != xt);
+        return s.is_integer().then(|| (s.to_integer(), mk_rlin(d)));
+    }
+    let mut d = Lin::of(u);
+    let s = d.coef(xt);
+    d.terms.retain(|(a, _)| a != xt);
+    Some((s, mk_lin(d)))
+}
+
+/// `c * steps` for the constant `c` of the sort of the variable it increments (an `Int`
+/// constant, or a `Real` one times `to_real(steps)`); `None` when `c` is not a constant.
+fn times(c: &Term, steps: Term) -> Option<Term> {
+    match c.get() {
+        TermNode::Int(k) => Some(mk_mul_const(k, steps)),
+        TermNode::Real(r) => Some(mk_mul_rat(r, mk_to_real(steps))),
+        _ => None,
+    }
 }
 
 /// A closed form: the value at iteration `i` is `term[n := i]` for every `i >= from`.
@@ -98,11 +146,7 @@ impl ClosedForms<'_> {
                 from: from + 1,
             }
         } else {
-            let l = Lin::of(&u);
-            let s = l.coef(&xt);
-            let mut d = l;
-            d.terms.retain(|(a, _)| *a != xt);
-            let d = mk_lin(d);
+            let (s, d) = split(&u, &xt)?;
             if free_vars(&d).contains(x) {
                 return None;
             }
@@ -110,7 +154,9 @@ impl ClosedForms<'_> {
                 // x^(i) = d(state^(i-1)) for i >= 1
                 let (map, from) = self.deps(&d, -1)?;
                 let term = subst(&d, &map);
-                affine_slope(&Lin::of(&term), &nt)?;
+                if !affine(&term, &nt) {
+                    return None;
+                }
                 Cf {
                     term,
                     from: from + 1,
@@ -119,7 +165,7 @@ impl ClosedForms<'_> {
                 // x^(i) = x^(i-1) + d(state^(i-1)); d must be a constant c from some
                 // iteration f on, then x^(i) = x^(f) + c*(i - f).
                 let (map, f) = self.deps(&d, 0)?;
-                let c = subst(&d, &map).as_int()?.clone();
+                let c = subst(&d, &map);
                 let base = if f == 0 {
                     xt
                 } else {
@@ -127,7 +173,7 @@ impl ClosedForms<'_> {
                 };
                 let steps = mk_sub(nt, mk_int(f));
                 Cf {
-                    term: mk_add(vec![base, mk_mul_const(&c, steps)]),
+                    term: mk_add(vec![base, times(&c, steps)?]),
                     from: f,
                 }
             } else {

@@ -3,7 +3,6 @@
 
 use crate::logic::*;
 use crate::ts::TransitionSystem;
-use num_bigint::BigInt;
 use rustc_hash::FxHashMap;
 
 /// The conjunction of `ts`, one after another: step `m` goes from `z<m>` to `z<m+1>`, with
@@ -48,24 +47,12 @@ pub(super) fn compose(ts: &TransitionSystem, parts: &[Vec<Term>]) -> Vec<Term> {
 /// Rewrites `x' = c` to `x' = x` when `x = c` holds too (a location that a loop keeps):
 /// equivalent, and it lets acceleration see `x` as unchanged.
 fn keep_constants(ts: &TransitionSystem, lits: Vec<Term>) -> Vec<Term> {
-    let constant = |l: &Term| -> Option<(Var, BigInt)> {
-        let TermNode::EqZ(lin) = l.get() else {
-            return None;
-        };
-        let [(t, c)] = &lin.terms[..] else {
-            return None;
-        };
-        let v = t.as_var()?.clone();
-        // c*v + k = 0
-        if *c == BigInt::from(1) {
-            Some((v, -lin.k.clone()))
-        } else if *c == BigInt::from(-1) {
-            Some((v, lin.k.clone()))
-        } else {
-            None
-        }
+    // `v = c` for an Int or Real constant `c`
+    let constant = |l: &Term| -> Option<(Var, Term)> {
+        let def = definitions(l).pop()?;
+        matches!(def.1.get(), TermNode::Int(_) | TermNode::Real(_)).then_some(def)
     };
-    let consts: FxHashMap<Var, BigInt> = lits.iter().filter_map(constant).collect();
+    let consts: FxHashMap<Var, Term> = lits.iter().filter_map(constant).collect();
     lits.into_iter()
         .map(|l| match constant(&l) {
             Some((v, c)) => match ts.next.iter().position(|x| *x == v) {
@@ -114,14 +101,16 @@ fn eliminate_temporaries(ts: &TransitionSystem, mut lits: Vec<Term>) -> Vec<Term
     }
 }
 
-/// Replaces each pair `a <= 0`, `-a <= 0` by `a = 0`, so that the iteration count of an
-/// inner loop whose exit fixes it (`n <= 50`, `n >= 50`) is defined by an equation.
+/// Replaces each pair `a <= 0`, `-a <= 0` by `a = 0` (over the integers or the reals), so
+/// that the iteration count of an inner loop whose exit fixes it (`n <= 50`, `n >= 50`) is
+/// defined by an equation.
 fn bounds_to_equations(lits: Vec<Term>) -> Vec<Term> {
-    let les: Vec<(usize, Lin)> = lits
+    let les: Vec<(usize, Term)> = lits
         .iter()
         .enumerate()
         .filter_map(|(i, l)| match l.get() {
-            TermNode::Le(a) => Some((i, a.clone())),
+            TermNode::Le(a) => Some((i, mk_lin(a.clone()))),
+            TermNode::RLe(a) => Some((i, mk_rlin(a.clone()))),
             _ => None,
         })
         .collect();
@@ -129,10 +118,10 @@ fn bounds_to_equations(lits: Vec<Term>) -> Vec<Term> {
     let mut eqs = vec![];
     for (x, (i, a)) in les.iter().enumerate() {
         for (j, b) in &les[x + 1..] {
-            if !gone[*i] && !gone[*j] && a.add(b) == Lin::zero() {
+            if !gone[*i] && !gone[*j] && a.sort() == b.sort() && *b == mk_neg(a.clone()) {
                 gone[*i] = true;
                 gone[*j] = true;
-                eqs.push(mk_eqz_lin(a.clone()));
+                eqs.push(mk_eq(a.clone(), mk_int(0)));
             }
         }
     }

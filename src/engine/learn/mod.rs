@@ -9,21 +9,34 @@ pub mod reach;
 use crate::logic::*;
 use crate::ts::TransitionSystem;
 use num_bigint::BigInt;
+use num_traits::Signed;
 use rustc_hash::FxHashMap;
 
-/// `l`, with a disequality `lin != 0` replaced by the strict inequality `a` satisfies.
+/// `l`, with a disequality `lin != 0` replaced by the strict inequality `a` satisfies
+/// (over the integers `lin + 1 <= 0` or `-lin + 1 <= 0`, over the reals `lin < 0` or
+/// `-lin < 0`).
 pub fn strict(l: &Term, a: &Assignment) -> Term {
     if let TermNode::Not(e) = l.get() {
-        if let TermNode::EqZ(lin) = e.get() {
-            let v = eval_int(&mk_lin(lin.clone()), a).unwrap_or_default();
-            let mut lt = if v < BigInt::from(0) {
-                lin.clone()
-            } else {
-                lin.neg()
-            };
-            // lin < 0  <=>  lin + 1 <= 0
-            lt.k += 1;
-            return mk_le_lin(lt);
+        match e.get() {
+            TermNode::EqZ(lin) => {
+                let v = eval_int(&mk_lin(lin.clone()), a).unwrap_or_default();
+                let mut lt = if v < BigInt::from(0) {
+                    lin.clone()
+                } else {
+                    lin.neg()
+                };
+                // lin < 0  <=>  lin + 1 <= 0
+                lt.k += 1;
+                return mk_le_lin(lt);
+            }
+            TermNode::REqZ(lin) => {
+                let negative = matches!(
+                    eval(&mk_rlin(lin.clone()), a),
+                    Ok(Value::Real(v)) if v.is_negative()
+                );
+                return mk_rlt_lin(if negative { lin.clone() } else { lin.neg() });
+            }
+            _ => {}
         }
     }
     l.clone()

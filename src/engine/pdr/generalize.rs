@@ -257,22 +257,41 @@ fn blocked<B: Blocking + ?Sized>(ctx: &mut B, level: usize, h: &[Term]) -> Resul
 /// Raises each bound `t <= b` of `g` as far as `g` stays blocked, trying `b + 1`, `b + 2`,
 /// `b + 4`, .. (at most [`MAX_WEAKENINGS`] steps): the lemma `t > b'` then excludes all the
 /// states it can, where literal dropping would learn `t > b`, `t > b + 1`, .. one by one.
+/// Real bounds `t <= b` and `t < b` are raised the same way (by the same steps on their
+/// normal form, whose coefficients are integers), keeping their strictness.
 fn weaken_bounds<B: Blocking + ?Sized>(
     ctx: &mut B,
     level: usize,
     g: &mut Cube,
 ) -> Result<(), Stop> {
     for i in 0..g.len() {
-        let TermNode::Le(l) = g[i].get() else {
-            continue;
+        let raise: Box<dyn Fn(i64) -> Term> = match g[i].get() {
+            TermNode::Le(l) => {
+                let l = l.clone();
+                Box::new(move |step| {
+                    let mut w = l.clone();
+                    w.k -= step;
+                    mk_le_lin(w)
+                })
+            }
+            TermNode::RLe(l) | TermNode::RLt(l) => {
+                let (l, strict) = (l.clone(), matches!(g[i].get(), TermNode::RLt(_)));
+                Box::new(move |step| {
+                    let mut w = l.clone();
+                    w.k -= Rat::from_integer(step.into());
+                    if strict {
+                        mk_rlt_lin(w)
+                    } else {
+                        mk_rle_lin(w)
+                    }
+                })
+            }
+            _ => continue,
         };
-        let l = l.clone();
         let mut step = 1i64;
         for _ in 0..MAX_WEAKENINGS {
-            let mut weaker = l.clone();
-            weaker.k -= step;
             let mut h = g.clone();
-            h[i] = mk_le_lin(weaker);
+            h[i] = raise(step);
             if !blocked(ctx, level, &h)? {
                 break;
             }

@@ -96,3 +96,33 @@ fn a_second_lemma_is_not_the_first_again() {
         );
     }
 }
+
+/// A strict real bound is raised as a strict bound: from `x > 7/4` over the reachable
+/// states `x = 0, 1/2, 1, 3/2`, the cube weakens to `x > 3/2` (not to `x >= 3/2`, which
+/// meets a reachable state, as the integer `x >= c + 1` reading of a strict bound would).
+#[test]
+fn a_strict_real_bound_weakens_strictly() {
+    let xv = Var {
+        name: "x".into(),
+        sort: Sort::Real,
+    };
+    let state = |p: i64| -> Assignment {
+        let mut a = Assignment::default();
+        a.insert(xv.clone(), Value::Real(Rat::new(p.into(), 2.into())));
+        a
+    };
+    let mut states = States {
+        init: vec![state(0)],
+        reach: (0..=3).map(state).collect(),
+    };
+    let steps = Steps {
+        eliminate_vars: false,
+        pair_sums: false,
+        drop_literals: false,
+        weaken_bounds: true,
+    };
+    let half = |p: i64| mk_real(Rat::new(p.into(), 4.into()));
+    let cube = vec![mk_gt(mk_var_of(&xv), half(7))];
+    let g = generalize(&mut states, &steps, 1, &cube, &cube, vec![]).unwrap();
+    assert_eq!(g, vec![mk_gt(mk_var_of(&xv), half(6))]);
+}

@@ -4,9 +4,9 @@
 //! (with `n = 1`) and that is transitive (with `n` existentially quantified):
 //!
 //! - recurrence: the model-based projection of `pi /\ d = x' - x` onto the differences `d`
-//!   (the paper's conjunctive variable projection), each literal `a.d + k <= 0` (or `= 0`)
-//!   read as `a.(x' - x) + k*n <= 0` (`= 0`): summing two instances gives the literal for
-//!   `n1 + n2`;
+//!   of the `Int` and `Real` state variables (the paper's conjunctive variable projection),
+//!   each literal `a.d + k <= 0` (or `< 0`, `= 0`) read as `a.(x' - x) + k*n <= 0` (`< 0`,
+//!   `= 0`): summing two instances gives the literal for `n1 + n2`;
 //! - pre- and postcondition: the projections of `pi` onto `x` and onto `x'`: `P(x) /\ Q(x')`
 //!   is transitive by itself;
 //! - `n >= 1`.
@@ -46,42 +46,25 @@ pub fn transitive_projection(
     // recurrence on the differences
     let mut ext = model.clone();
     let mut phi: Vec<Term> = pi.to_vec();
-    let mut diffs: Vec<(Var, Lin)> = vec![];
+    // each difference variable's atom, with `x' - x` over the unindexed variables
+    let mut diffs: Vec<(Var, Term)> = vec![];
     for (k, ((a, b), (s, x))) in pre.iter().zip(post).zip(state.iter().zip(next)).enumerate() {
-        if a.sort != Sort::Int {
+        if a.sort == Sort::Bool {
             continue;
         }
         let d = Var {
             name: format!("trl.d{k}").into(),
-            sort: Sort::Int,
+            sort: a.sort,
         };
         let diff = mk_sub(mk_var_of(b), mk_var_of(a));
-        let v = eval_int(&diff, model)?;
-        ext.insert(d.clone(), Value::Int(v));
+        ext.insert(d.clone(), eval(&diff, model)?);
         phi.push(mk_eq(mk_var_of(&d), diff));
-        diffs.push((d, Lin::of(&mk_sub(mk_var_of(x), mk_var_of(s)))));
+        diffs.push((d, mk_sub(mk_var_of(x), mk_var_of(s))));
     }
     if !diffs.is_empty() {
         let elim: Vec<Var> = vars.iter().cloned().collect();
         let p = mbp::project(&phi, &ext, &elim)?;
-        let by_var: FxHashMap<Term, &Lin> = diffs.iter().map(|(d, l)| (mk_var_of(d), l)).collect();
-        let nt = mk_var_of(n);
-        for lit in p.lits {
-            let (lin, eq) = match lit.get() {
-                TermNode::Le(l) => (l.clone(), false),
-                TermNode::EqZ(l) => (l.clone(), true),
-                _ => continue,
-            };
-            if !lin.terms.iter().all(|(t, _)| by_var.contains_key(t)) {
-                continue;
-            }
-            // a.d + k  ->  a.(x' - x) + k*n
-            let mut r = Lin::of(&mk_mul_const(&lin.k, nt.clone()));
-            for (t, c) in &lin.terms {
-                r = r.add(&by_var[t].scale(c));
-            }
-            out.push(if eq { mk_eqz_lin(r) } else { mk_le_lin(r) });
-        }
+        out.extend(p.lits.iter().filter_map(|l| recurrence(l, &diffs, n)));
     }
     // pre- and postcondition
     for keep in [pre, post] {
@@ -92,4 +75,43 @@ pub fn transitive_projection(
     let mut seen = FxHashSet::default();
     out.retain(|t| seen.insert(t.clone()) && *t != mk_true());
     Ok(out)
+}
+
+/// The literal `a.d + k op 0` over the difference variables of `diffs` read as
+/// `a.(x' - x) + k*n op 0` (`op` one of `<=`, `=`, and over the reals `<`; a real literal
+/// has the `Int` differences as `to_real(d)`, and `k*n` is `k * to_real(n)`): summing two
+/// instances gives the literal for `n1 + n2`. `None` for a literal of another shape or
+/// over other variables.
+pub(super) fn recurrence(lit: &Term, diffs: &[(Var, Term)], n: &Var) -> Option<Term> {
+    let nt = mk_var_of(n);
+    let by_atom = |t: &Term| -> Option<&Term> {
+        diffs
+            .iter()
+            .find(|(d, _)| *t == mk_to_real(mk_var_of(d)) || *t == mk_var_of(d))
+            .map(|(_, x)| x)
+    };
+    match lit.get() {
+        TermNode::Le(l) | TermNode::EqZ(l) => {
+            let mut r = Lin::of(&mk_mul_const(&l.k, nt));
+            for (t, c) in &l.terms {
+                r = r.add(&Lin::of(by_atom(t)?).scale(c));
+            }
+            Some(match lit.get() {
+                TermNode::Le(_) => mk_le_lin(r),
+                _ => mk_eqz_lin(r),
+            })
+        }
+        TermNode::RLe(l) | TermNode::RLt(l) | TermNode::REqZ(l) => {
+            let mut r = RLin::of(&mk_mul_rat(&l.k, mk_to_real(nt)));
+            for (t, c) in &l.terms {
+                r = r.add(&RLin::of(by_atom(t)?).scale(c));
+            }
+            Some(match lit.get() {
+                TermNode::RLe(_) => mk_rle_lin(r),
+                TermNode::RLt(_) => mk_rlt_lin(r),
+                _ => mk_reqz_lin(r),
+            })
+        }
+        _ => None,
+    }
 }

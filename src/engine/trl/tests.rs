@@ -103,3 +103,34 @@ fn trl_shortest_loop_is_the_latest_shortest_repetition() {
     assert_eq!(shortest_loop(&[a, b, b]), Some((1, 2)));
     assert_eq!(shortest_loop(&[a, a, b, b]), Some((2, 3)));
 }
+
+/// A projected literal over a `Real` difference and an `Int` one (as `to_real`) is read
+/// with its constant times `to_real(n)`, keeping its strictness: `2 d0 - d1 + 1 < 0` is
+/// `2 (x' - x) - (i' - i) + n < 0`, and an integer literal stays integer.
+#[test]
+fn trl_recurrence_reads_real_literals_over_the_differences() {
+    use super::project::recurrence;
+    let rv = |s: &str| Var {
+        name: s.into(),
+        sort: Sort::Real,
+    };
+    let (x, xp, d0) = (rv("x"), rv("x'"), rv("trl.d0"));
+    let (i, ip, d1, n) = (iv("i"), iv("i'"), iv("trl.d1"), iv("trl.n1"));
+    let v = |w: &Var| mk_var_of(w);
+    let diffs = vec![
+        (d0.clone(), mk_sub(v(&xp), v(&x))),
+        (d1.clone(), mk_sub(v(&ip), v(&i))),
+    ];
+    let two = |e: Term| mk_mul_const(&2.into(), e);
+    let lit = mk_lt(mk_add(vec![two(v(&d0)), mk_neg(v(&d1))]), mk_int(-1));
+    let expected = mk_lt(
+        mk_add(vec![two(mk_sub(v(&xp), v(&x))), mk_sub(v(&i), v(&ip))]),
+        mk_neg(mk_to_real(v(&n))),
+    );
+    assert_eq!(recurrence(&lit, &diffs, &n), Some(expected));
+    let lit = mk_le(v(&d1), mk_int(3));
+    let expected = mk_le(mk_sub(v(&ip), v(&i)), mk_mul_const(&3.into(), v(&n)));
+    assert_eq!(recurrence(&lit, &diffs, &n), Some(expected));
+    // a literal over a state variable is not a recurrence
+    assert_eq!(recurrence(&mk_le(v(&x), v(&d0)), &diffs, &n), None);
+}
