@@ -287,6 +287,7 @@ impl Interpolator {
         let answer = match answer {
             Ok(a) => a,
             Err(e) => {
+                log::debug!("interpolation backend {backend}: {e}");
                 record(backend, |s| s.unknown += 1);
                 return Err(e);
             }
@@ -294,6 +295,7 @@ impl Interpolator {
         let kind = self.cfg.backends[i].1.kind;
         match answer {
             Answer::Unknown(e) => {
+                log::debug!("interpolation backend {backend}: {e}");
                 record(backend, |s| s.unknown += 1);
                 Err(e)
             }

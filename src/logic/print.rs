@@ -5,7 +5,11 @@ use super::real::{rat_smtlib, RLin, Rat};
 use super::term::{Term, TermNode};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
+use rustc_hash::FxHashMap;
 use std::fmt::{self, Write};
+
+/// Names of shared subterms (by uid) already bound by an enclosing `let`.
+type Names = FxHashMap<u64, String>;
 
 /// A symbol as SMT-LIB writes it: bare when it is a simple symbol, else between bars.
 pub fn smt_symbol(name: &str) -> String {
@@ -48,7 +52,7 @@ pub struct SmtTerm<'a>(pub &'a Term);
 impl fmt::Display for SmtTerm<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
-        write_term(self.0, &mut s);
+        write_shared(self.0, &mut s);
         f.write_str(&s)
     }
 }
@@ -56,7 +60,7 @@ impl fmt::Display for SmtTerm<'_> {
 impl fmt::Display for TermNode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
-        write_node(self, &mut s);
+        write_node(self, &Names::default(), &mut s);
         f.write_str(&s)
     }
 }
@@ -69,38 +73,109 @@ fn write_int(n: &BigInt, out: &mut String) {
     }
 }
 
-fn write_term(t: &Term, out: &mut String) {
-    write_node(t.get(), out)
+/// Writes `t`, naming its shared subterms with `let` when writing it as a tree would take
+/// much more than its DAG: more than twice its distinct nodes, plus a little. A DAG whose
+/// tree form is exponential (common after inlining) then prints in linear size.
+fn write_shared(t: &Term, out: &mut String) {
+    // parents of each node, counted once per distinct parent edge, in the DAG (bodies of
+    // quantifiers are written on their own, so not entered)
+    let mut uses: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut order: Vec<&Term> = vec![]; // post-order: children before parents
+    let mut tree: FxHashMap<u64, u64> = FxHashMap::default(); // tree size, saturating
+    let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
+    let mut kids = vec![];
+    while let Some((n, done)) = stack.pop() {
+        if done {
+            kids.clear();
+            if !matches!(n.get(), TermNode::Exists(..)) {
+                n.push_children_rev(&mut kids);
+            }
+            let size = kids
+                .iter()
+                .fold(1u64, |acc, c| acc.saturating_add(tree[&c.uid()]));
+            tree.insert(n.uid(), size);
+            order.push(n);
+            continue;
+        }
+        if tree.contains_key(&n.uid()) {
+            continue;
+        }
+        stack.push((n, true));
+        if !matches!(n.get(), TermNode::Exists(..)) {
+            let mut cs = vec![];
+            n.push_children_rev(&mut cs);
+            for c in cs {
+                *uses.entry(c.uid()).or_default() += 1;
+                if !tree.contains_key(&c.uid()) {
+                    stack.push((c, false));
+                }
+            }
+        }
+    }
+    let dag = order.len() as u64;
+    if tree[&t.uid()] <= 2 * dag + 16 {
+        return write_term(t, &Names::default(), out);
+    }
+    let leaf = |n: &Term| {
+        matches!(
+            n.get(),
+            TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) | TermNode::Real(_)
+        )
+    };
+    let mut names = Names::default();
+    let mut opened = 0;
+    for n in order {
+        if n.uid() == t.uid() || leaf(n) || uses.get(&n.uid()).copied().unwrap_or(0) < 2 {
+            continue;
+        }
+        let name = format!("chcsolve!s{}", names.len());
+        let _ = write!(out, "(let (({name} ");
+        write_node(n.get(), &names, out);
+        out.push_str(")) ");
+        names.insert(n.uid(), name);
+        opened += 1;
+    }
+    write_node(t.get(), &names, out);
+    for _ in 0..opened {
+        out.push(')');
+    }
 }
 
-fn write_monomial(t: &Term, c: &BigInt, out: &mut String) {
+fn write_term(t: &Term, names: &Names, out: &mut String) {
+    match names.get(&t.uid()) {
+        Some(n) => out.push_str(n),
+        None => write_node(t.get(), names, out),
+    }
+}
+
+fn write_monomial(t: &Term, c: &BigInt, names: &Names, out: &mut String) {
     if c.is_one() {
-        write_term(t, out);
+        write_term(t, names, out);
     } else if (-c).is_one() {
         out.push_str("(- ");
-        write_term(t, out);
+        write_term(t, names, out);
         out.push(')');
     } else {
         out.push_str("(* ");
         write_int(c, out);
         out.push(' ');
-        write_term(t, out);
+        write_term(t, names, out);
         out.push(')');
     }
 }
 
 /// Writes `sum` of monomials plus a constant.
-fn write_sum(monos: &[(&Term, BigInt)], k: &BigInt, out: &mut String) {
+fn write_sum(monos: &[(&Term, BigInt)], k: &BigInt, names: &Names, out: &mut String) {
     let n = monos.len() + usize::from(!k.is_zero());
     match n {
         0 => out.push('0'),
         1 if monos.is_empty() => write_int(k, out),
-        1 => write_monomial(monos[0].0, &monos[0].1, out),
+        1 => write_monomial(monos[0].0, &monos[0].1, names, out),
         _ => {
             out.push_str("(+");
             for (t, c) in monos {
                 out.push(' ');
-                write_monomial(t, c, out);
+                write_monomial(t, c, names, out);
             }
             if !k.is_zero() {
                 out.push(' ');
@@ -111,13 +186,13 @@ fn write_sum(monos: &[(&Term, BigInt)], k: &BigInt, out: &mut String) {
     }
 }
 
-fn write_lin(l: &Lin, out: &mut String) {
+fn write_lin(l: &Lin, names: &Names, out: &mut String) {
     let monos: Vec<(&Term, BigInt)> = l.terms.iter().map(|(t, c)| (t, c.clone())).collect();
-    write_sum(&monos, &l.k, out);
+    write_sum(&monos, &l.k, names, out);
 }
 
 /// Writes `(op lhs rhs)` for `lin op 0`, positive coefficients on the left.
-fn write_rel(op: &str, l: &Lin, out: &mut String) {
+fn write_rel(op: &str, l: &Lin, names: &Names, out: &mut String) {
     let pos: Vec<(&Term, BigInt)> = l
         .terms
         .iter()
@@ -131,40 +206,40 @@ fn write_rel(op: &str, l: &Lin, out: &mut String) {
         .map(|(t, c)| (t, -c))
         .collect();
     let _ = write!(out, "({op} ");
-    write_sum(&pos, &BigInt::zero(), out);
+    write_sum(&pos, &BigInt::zero(), names, out);
     out.push(' ');
-    write_sum(&neg, &-&l.k, out);
+    write_sum(&neg, &-&l.k, names, out);
     out.push(')');
 }
 
-fn write_rmonomial(t: &Term, c: &Rat, out: &mut String) {
+fn write_rmonomial(t: &Term, c: &Rat, names: &Names, out: &mut String) {
     if c.is_one() {
-        write_term(t, out);
+        write_term(t, names, out);
     } else if (-c).is_one() {
         out.push_str("(- ");
-        write_term(t, out);
+        write_term(t, names, out);
         out.push(')');
     } else {
         out.push_str("(* ");
         out.push_str(&rat_smtlib(c));
         out.push(' ');
-        write_term(t, out);
+        write_term(t, names, out);
         out.push(')');
     }
 }
 
 /// Writes a real `sum` of monomials plus a constant.
-fn write_rsum(monos: &[(&Term, Rat)], k: &Rat, out: &mut String) {
+fn write_rsum(monos: &[(&Term, Rat)], k: &Rat, names: &Names, out: &mut String) {
     let n = monos.len() + usize::from(!k.is_zero());
     match n {
         0 => out.push_str("0.0"),
         1 if monos.is_empty() => out.push_str(&rat_smtlib(k)),
-        1 => write_rmonomial(monos[0].0, &monos[0].1, out),
+        1 => write_rmonomial(monos[0].0, &monos[0].1, names, out),
         _ => {
             out.push_str("(+");
             for (t, c) in monos {
                 out.push(' ');
-                write_rmonomial(t, c, out);
+                write_rmonomial(t, c, names, out);
             }
             if !k.is_zero() {
                 out.push(' ');
@@ -176,7 +251,7 @@ fn write_rsum(monos: &[(&Term, Rat)], k: &Rat, out: &mut String) {
 }
 
 /// Writes `(op lhs rhs)` for real `lin op 0`, positive coefficients on the left.
-fn write_rrel(op: &str, l: &RLin, out: &mut String) {
+fn write_rrel(op: &str, l: &RLin, names: &Names, out: &mut String) {
     let pos: Vec<(&Term, Rat)> = (l.terms.iter())
         .filter(|(_, c)| c.is_positive())
         .map(|(t, c)| (t, c.clone()))
@@ -186,19 +261,19 @@ fn write_rrel(op: &str, l: &RLin, out: &mut String) {
         .map(|(t, c)| (t, -c))
         .collect();
     let _ = write!(out, "({op} ");
-    write_rsum(&pos, &Rat::zero(), out);
+    write_rsum(&pos, &Rat::zero(), names, out);
     out.push(' ');
-    write_rsum(&neg, &-&l.k, out);
+    write_rsum(&neg, &-&l.k, names, out);
     out.push(')');
 }
 
-fn write_app(op: &str, t: &Term, out: &mut String) {
+fn write_app(op: &str, t: &Term, names: &Names, out: &mut String) {
     let _ = write!(out, "({op} ");
-    write_term(t, out);
+    write_term(t, names, out);
     out.push(')');
 }
 
-fn write_node(n: &TermNode, out: &mut String) {
+fn write_node(n: &TermNode, names: &Names, out: &mut String) {
     match n {
         TermNode::Var(v) => out.push_str(&smt_symbol(&v.name)),
         TermNode::Bool(b) => {
@@ -207,7 +282,7 @@ fn write_node(n: &TermNode, out: &mut String) {
         TermNode::Int(k) => write_int(k, out),
         TermNode::Not(t) => {
             out.push_str("(not ");
-            write_term(t, out);
+            write_term(t, names, out);
             out.push(')');
         }
         TermNode::And(ts) | TermNode::Or(ts) => {
@@ -218,24 +293,24 @@ fn write_node(n: &TermNode, out: &mut String) {
             });
             for t in ts {
                 out.push(' ');
-                write_term(t, out);
+                write_term(t, names, out);
             }
             out.push(')');
         }
         TermNode::Ite(c, a, b) => {
             out.push_str("(ite ");
-            write_term(c, out);
+            write_term(c, names, out);
             out.push(' ');
-            write_term(a, out);
+            write_term(a, names, out);
             out.push(' ');
-            write_term(b, out);
+            write_term(b, names, out);
             out.push(')');
         }
         TermNode::Iff(a, b) => {
             out.push_str("(= ");
-            write_term(a, out);
+            write_term(a, names, out);
             out.push(' ');
-            write_term(b, out);
+            write_term(b, names, out);
             out.push(')');
         }
         TermNode::Exists(vs, body) => {
@@ -247,30 +322,31 @@ fn write_node(n: &TermNode, out: &mut String) {
                 let _ = write!(out, "({} {})", smt_symbol(&v.name), v.sort);
             }
             out.push_str(") ");
-            write_term(body, out);
+            // a shared name bound outside may mention a variable bound here: none inside
+            write_shared(body, out);
             out.push(')');
         }
-        TermNode::Lin(l) => write_lin(l, out),
-        TermNode::Le(l) => write_rel("<=", l, out),
-        TermNode::EqZ(l) => write_rel("=", l, out),
+        TermNode::Lin(l) => write_lin(l, names, out),
+        TermNode::Le(l) => write_rel("<=", l, names, out),
+        TermNode::EqZ(l) => write_rel("=", l, names, out),
         TermNode::Real(r) => out.push_str(&rat_smtlib(r)),
         TermNode::RLin(l) => {
             let monos: Vec<(&Term, Rat)> = l.terms.iter().map(|(t, c)| (t, c.clone())).collect();
-            write_rsum(&monos, &l.k, out)
+            write_rsum(&monos, &l.k, names, out)
         }
-        TermNode::RLe(l) => write_rrel("<=", l, out),
-        TermNode::RLt(l) => write_rrel("<", l, out),
-        TermNode::REqZ(l) => write_rrel("=", l, out),
-        TermNode::ToReal(t) => write_app("to_real", t, out),
-        TermNode::ToInt(t) => write_app("to_int", t, out),
-        TermNode::IsInt(t) => write_app("is_int", t, out),
+        TermNode::RLe(l) => write_rrel("<=", l, names, out),
+        TermNode::RLt(l) => write_rrel("<", l, names, out),
+        TermNode::REqZ(l) => write_rrel("=", l, names, out),
+        TermNode::ToReal(t) => write_app("to_real", t, names, out),
+        TermNode::ToInt(t) => write_app("to_int", t, names, out),
+        TermNode::IsInt(t) => write_app("is_int", t, names, out),
         TermNode::Div(t, d) | TermNode::Mod(t, d) => {
             out.push_str(if matches!(n, TermNode::Div(..)) {
                 "(div "
             } else {
                 "(mod "
             });
-            write_term(t, out);
+            write_term(t, names, out);
             out.push(' ');
             write_int(d, out);
             out.push(')');

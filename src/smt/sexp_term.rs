@@ -356,6 +356,25 @@ mod unit {
         assert_eq!(p("(>= (/ r 2.0) 0.0)").unwrap(), mk_le(mk_real(rat(0)), r));
     }
 
+    /// `t(i+1) = ite(b, t(i) + 1, 2 * t(i))`: a DAG of 3 nodes per level whose tree has 2^20
+    /// copies of `x`. It prints with `let`s in linear size and reads back as the same term.
+    #[test]
+    fn a_dag_prints_in_linear_size_and_reads_back() {
+        let b = mk_var("b", Sort::Bool);
+        let mut t = x();
+        for _ in 0..20 {
+            t = mk_ite(b.clone(), mk_add(vec![t.clone(), mk_int(1)]), mk_mul_const(&2.into(), t));
+        }
+        let phi = mk_le(t, y());
+        let text = SmtTerm(&phi).to_string();
+        assert!(text.len() < 20 * 100, "{} bytes", text.len());
+        assert!(text.contains("(let "), "{text}");
+        assert_eq!(p(&text).unwrap(), phi);
+        // a small term prints as a plain tree
+        let small = mk_and(vec![mk_le(x(), y()), mk_not(mk_le(x(), y()))]);
+        assert!(!SmtTerm(&mk_or(vec![small, b])).to_string().contains("let"));
+    }
+
     #[test]
     fn outside_the_fragment() {
         assert!(p("(* x y)").unwrap_err().contains("non-linear"));
