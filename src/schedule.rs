@@ -91,6 +91,19 @@ pub fn linearized(cores: usize) -> Vec<Vec<Step>> {
     }
 }
 
+/// The lanes for a linear system with `Real` variables: PDR beside Spacer, chosen by
+/// `scripts/schedule` on the 127 LRA-Lin dev files, each engine alone at 5 s (README,
+/// "Real arithmetic"): PDR alone 34, Spacer 30, IMC 10, k-induction 9; `pdr | spacer` 35,
+/// the best 2-core schedule in-sample and on each fold of a 2-fold cross-validation. With 4
+/// cores, k-induction and IMC beside them (their counterexamples come quickly).
+pub fn reals(cores: usize) -> Vec<Vec<Step>> {
+    match cores {
+        0 | 1 => vec![vec![run(Pdr)]],
+        2 | 3 => vec![vec![run(Pdr)], vec![run(Spacer)]],
+        _ => vec![vec![run(Pdr)], vec![run(Spacer)], vec![run(Kind)], vec![run(Imc)]],
+    }
+}
+
 /// The cores to schedule for: `jobs` when given, else what the machine offers.
 pub fn cores(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| {

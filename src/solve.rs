@@ -340,6 +340,8 @@ impl Run<'_> {
             crate::schedule::each_alone(&opts.engines)
         } else if !self.orig.is_linear() {
             crate::schedule::linearized(cores)
+        } else if self.orig.has_reals() {
+            crate::schedule::reals(cores)
         } else {
             crate::schedule::for_cores(cores)
         };

@@ -439,8 +439,9 @@ fn cegar_options_reject_impossible_combinations() {
 }
 
 /// The default schedule follows the clauses' shape (README, "Portfolio"): linear input gets
-/// the measured table, input that preprocessing makes linear `pdr | spacer`, and input that
-/// stays non-linear Spacer with and without global guidance.
+/// the measured table, input that preprocessing makes linear `pdr | spacer`, input that
+/// stays non-linear Spacer with and without global guidance, and linear input with `Real`
+/// variables the measured `pdr | spacer` of the LRA-Lin dev set.
 #[test]
 fn the_default_schedule_follows_the_shape_of_the_clauses() {
     const HEAD: &str = "(set-logic HORN)
@@ -462,6 +463,10 @@ fn the_default_schedule_follows_the_shape_of_the_clauses() {
         (
             "(assert (forall ((x Int) (y Int) (z Int)) (=> (and (P x) (P y) (= z (+ x y))) (P z))))",
             "non-linear clauses remain after preprocessing",
+        ),
+        (
+            "(assert (forall ((x Int) (z Int)) (=> (and (P x) (= z (+ x 1))) (P z))))\n(declare-fun Q (Int Real) Bool)\n(assert (forall ((x Int) (r Real)) (=> (and (P x) (= r (/ (to_real x) 2))) (Q x r))))\n(assert (forall ((x Int) (r Real) (s Real)) (=> (and (Q x r) (= s (+ r 0.5))) (Q x s))))\n(assert (forall ((x Int) (r Real)) (=> (and (Q x r) (< r 0.0)) false)))",
+            "schedule: pdr | spacer\n",
         ),
     ];
     for (clause, want) in cases {
