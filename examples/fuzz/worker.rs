@@ -45,7 +45,7 @@ pub(crate) fn run_target(t: usize, input: &[u8]) -> String {
 /// mutant that parses, as `solve` runs them, plus the back-translation of a trivial model.
 pub(crate) fn passes(text: &str) -> String {
     use chcsolve::frontend::passes::{model_back, preprocess, Model};
-    use chcsolve::logic::{eval_bool, mk_true, Assignment, Sort, Value};
+    use chcsolve::logic::{eval_bool, mk_true, Assignment};
     let script = match chcsolve::frontend::parse_script(text) {
         Ok(s) => s,
         Err(e) => return format!("parse-err {}", normalize(&e.msg)),
@@ -58,10 +58,7 @@ pub(crate) fn passes(text: &str) -> String {
                 .vars()
                 .into_iter()
                 .map(|v| {
-                    let val = match v.sort {
-                        Sort::Int => Value::Int(0.into()),
-                        Sort::Bool => Value::Bool(false),
-                    };
+                    let val = v.sort.default_value();
                     (v, val)
                 })
                 .collect();
