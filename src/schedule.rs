@@ -100,7 +100,12 @@ pub fn reals(cores: usize) -> Vec<Vec<Step>> {
     match cores {
         0 | 1 => vec![vec![run(Pdr)]],
         2 | 3 => vec![vec![run(Pdr)], vec![run(Spacer)]],
-        _ => vec![vec![run(Pdr)], vec![run(Spacer)], vec![run(Kind)], vec![run(Imc)]],
+        _ => vec![
+            vec![run(Pdr)],
+            vec![run(Spacer)],
+            vec![run(Kind)],
+            vec![run(Imc)],
+        ],
     }
 }
 

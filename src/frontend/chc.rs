@@ -174,9 +174,16 @@ impl ChcSystem {
     pub fn has_reals(&self) -> bool {
         self.preds.iter().any(|p| p.sorts.contains(&Sort::Real))
             || self.clauses.iter().any(|c| {
-                let args = c.body.iter().chain(c.head.iter()).flat_map(|a| a.args.iter());
-                args.chain([&c.constraint])
-                    .any(|t| crate::logic::free_vars(t).iter().any(|v| v.sort == Sort::Real))
+                let args = c
+                    .body
+                    .iter()
+                    .chain(c.head.iter())
+                    .flat_map(|a| a.args.iter());
+                args.chain([&c.constraint]).any(|t| {
+                    crate::logic::free_vars(t)
+                        .iter()
+                        .any(|v| v.sort == Sort::Real)
+                })
             })
     }
 

@@ -33,8 +33,8 @@ use syntax::{Cmd, Node, SortId, Sym, Syntax, TermId};
 /// Symbols with a meaning of their own, interned first so that their ids are their indices.
 const BUILTINS: [&str; 28] = [
     "and", "or", "not", "=>", "xor", "=", "distinct", "ite", "<=", "<", ">=", ">", "+", "-", "*",
-    "div", "mod", "abs", "true", "false", "Int", "Bool", "HORN", "Real", "/", "to_real",
-    "to_int", "is_int",
+    "div", "mod", "abs", "true", "false", "Int", "Bool", "HORN", "Real", "/", "to_real", "to_int",
+    "is_int",
 ];
 
 /// The ids of [`BUILTINS`].

@@ -159,4 +159,3 @@ pub fn mk_mod(a: Term, d: BigInt) -> Term {
     }
     mk_node(TermNode::Mod(a, d))
 }
-

@@ -224,8 +224,7 @@ fn is_integral(t: &Term) -> bool {
         TermNode::ToReal(_) => true,
         TermNode::RLin(l) => {
             l.k.is_integer()
-                && l
-                    .terms
+                && l.terms
                     .iter()
                     .all(|(a, c)| c.is_integer() && matches!(a.get(), TermNode::ToReal(_)))
         }

@@ -12,7 +12,7 @@
 
 use super::arith::*;
 use super::linear::Lin;
-use super::real::{mk_rle_lin, mk_rlin, mk_rlt_lin, mk_reqz_lin, RLin, Rat};
+use super::real::{mk_reqz_lin, mk_rle_lin, mk_rlin, mk_rlt_lin, RLin, Rat};
 use super::Sort;
 use num_bigint::BigInt;
 use rustc_hash::{FxHashMap, FxHashSet};

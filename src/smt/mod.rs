@@ -19,10 +19,10 @@
 mod kill;
 mod parse;
 mod process;
-mod sexp_term;
-mod solver;
 #[cfg(test)]
 mod real_roundtrip_tests;
+mod sexp_term;
+mod solver;
 #[cfg(test)]
 mod tests;
 

@@ -1,8 +1,8 @@
 //! Printing terms for rsmt2 and parsing solver answers: values, literals and raw s-expressions.
 
 use crate::logic::{Rat, SmtTerm, Term, TermNode, Value, Var};
-use num_traits::{One, Zero};
 use num_bigint::BigInt;
+use num_traits::{One, Zero};
 use rsmt2::parse::{ExprParser, SmtParser, SymParser, ValueParser};
 use rsmt2::print::{Expr2Smt, Sym2Smt};
 use rsmt2::SmtRes;
@@ -185,7 +185,9 @@ fn sexp_to_number(e: &Sexp) -> Result<(Rat, bool), String> {
                 None => (digits, None),
             };
             let ok = |d: &str| d.bytes().all(|c| c.is_ascii_digit());
-            if int_part.is_empty() || !ok(int_part) || !frac.map_or(true, |f| !f.is_empty() && ok(f))
+            if int_part.is_empty()
+                || !ok(int_part)
+                || !frac.map_or(true, |f| !f.is_empty() && ok(f))
             {
                 return Err(format!("unexpected value `{s}`"));
             }

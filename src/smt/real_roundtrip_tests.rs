@@ -100,7 +100,10 @@ fn the_front_end_reads_printed_rationals_as_written() {
         // the fact's head argument is x, or the constant itself after normalization
         let got = mk_and(vec![
             c.constraint.clone(),
-            mk_eq(c.head.as_ref().unwrap().args[0].clone(), mk_var("x", Sort::Real)),
+            mk_eq(
+                c.head.as_ref().unwrap().args[0].clone(),
+                mk_var("x", Sort::Real),
+            ),
         ]);
         let a: Assignment = [(
             Var {
@@ -116,7 +119,12 @@ fn the_front_end_reads_printed_rationals_as_written() {
             a2.entry(v).or_insert(Value::Real(r.clone()));
         }
         assert!(eval_bool(&want, &a).unwrap());
-        assert!(eval_bool(&got, &a2).unwrap(), "{} for {}", SmtTerm(&got), rat_smtlib(&r));
+        assert!(
+            eval_bool(&got, &a2).unwrap(),
+            "{} for {}",
+            SmtTerm(&got),
+            rat_smtlib(&r)
+        );
     }
 }
 
@@ -138,7 +146,8 @@ fn z3_reads_printed_real_literals_with_their_meaning() {
         // not t must falsify it
         for want in [true, false] {
             smt.push().unwrap();
-            smt.assert(&if want { t.clone() } else { mk_not(t.clone()) }).unwrap();
+            smt.assert(&if want { t.clone() } else { mk_not(t.clone()) })
+                .unwrap();
             if smt.check_sat().unwrap() == crate::smt::SatResult::Sat {
                 let vars: Vec<Var> = vs.iter().map(|v| v.as_var().unwrap().clone()).collect();
                 let m = smt.get_model(&vars).unwrap();

@@ -120,7 +120,9 @@ impl Reader<'_> {
         if let Some((i, f)) = digits.split_once('.') {
             let ok = |d: &str| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
             if ok(i) && ok(f) {
-                let n: BigInt = format!("{i}{f}").parse().map_err(|e| format!("bad decimal `{a}`: {e}"))?;
+                let n: BigInt = format!("{i}{f}")
+                    .parse()
+                    .map_err(|e| format!("bad decimal `{a}`: {e}"))?;
                 let r = Rat::new(n, num_traits::pow(BigInt::from(10), f.len()));
                 return Ok(mk_real(if a.starts_with('-') { -r } else { r }));
             }
@@ -192,9 +194,11 @@ fn apply(op: &str, ts: Vec<Term>) -> Result<Term, String> {
             let first = it.next().unwrap();
             it.fold(first, |acc, b| mk_not(mk_eq(acc, b)))
         }
-        "ite" if n == 3
-            && ts[0].sort() == Sort::Bool
-            && (ts[1].sort() == ts[2].sort() || (ts[1].sort() != Sort::Bool && ts[2].sort() != Sort::Bool)) =>
+        "ite"
+            if n == 3
+                && ts[0].sort() == Sort::Bool
+                && (ts[1].sort() == ts[2].sort()
+                    || (ts[1].sort() != Sort::Bool && ts[2].sort() != Sort::Bool)) =>
         {
             mk_ite(ts[0].clone(), ts[1].clone(), ts[2].clone())
         }
@@ -345,14 +349,23 @@ mod unit {
     #[test]
     fn real_terms() {
         let r = mk_var("r", Sort::Real);
-        assert_eq!(p("(<= r 1.5)").unwrap(), mk_le(r.clone(), mk_real(Rat::new(3.into(), 2.into()))));
+        assert_eq!(
+            p("(<= r 1.5)").unwrap(),
+            mk_le(r.clone(), mk_real(Rat::new(3.into(), 2.into())))
+        );
         // yices: an integer numeral beside a real variable
         assert_eq!(p("(+ -1 r)").unwrap(), mk_sub(r.clone(), mk_real(rat(1))));
         assert_eq!(
             p("(< (* (/ 1 3) r) (- (/ 3 4)))").unwrap(),
-            mk_lt(mk_mul_rat(&Rat::new(1.into(), 3.into()), r.clone()), mk_real(Rat::new((-3).into(), 4.into())))
+            mk_lt(
+                mk_mul_rat(&Rat::new(1.into(), 3.into()), r.clone()),
+                mk_real(Rat::new((-3).into(), 4.into()))
+            )
         );
-        assert_eq!(p("(= (to_real x) r)").unwrap(), mk_eq(mk_to_real(x()), r.clone()));
+        assert_eq!(
+            p("(= (to_real x) r)").unwrap(),
+            mk_eq(mk_to_real(x()), r.clone())
+        );
         assert_eq!(p("(>= (/ r 2.0) 0.0)").unwrap(), mk_le(mk_real(rat(0)), r));
     }
 
@@ -363,7 +376,11 @@ mod unit {
         let b = mk_var("b", Sort::Bool);
         let mut t = x();
         for _ in 0..20 {
-            t = mk_ite(b.clone(), mk_add(vec![t.clone(), mk_int(1)]), mk_mul_const(&2.into(), t));
+            t = mk_ite(
+                b.clone(),
+                mk_add(vec![t.clone(), mk_int(1)]),
+                mk_mul_const(&2.into(), t),
+            );
         }
         let phi = mk_le(t, y());
         let text = SmtTerm(&phi).to_string();

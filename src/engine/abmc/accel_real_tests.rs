@@ -102,7 +102,11 @@ fn check(pre: &[Var], post: &[Var], tr: &[Term], step: &Step) -> bool {
             }
             for (i, v) in pre.iter().enumerate() {
                 let mut other = s.clone();
-                other[i] += if v.sort == Sort::Real { q(1, 4) } else { q(1, 1) };
+                other[i] += if v.sort == Sort::Real {
+                    q(1, 4)
+                } else {
+                    q(1, 1)
+                };
                 assert!(!holds(s0, &other, k), "lits = {:?}", acc.lits);
             }
         }
