@@ -53,34 +53,8 @@ impl Lin {
     }
 
     pub fn add(&self, other: &Lin) -> Lin {
-        let mut terms = Vec::with_capacity(self.terms.len() + other.terms.len());
-        let (mut i, mut j) = (0, 0);
-        while i < self.terms.len() && j < other.terms.len() {
-            let (a, ca) = &self.terms[i];
-            let (b, cb) = &other.terms[j];
-            match a.uid().cmp(&b.uid()) {
-                Ordering::Less => {
-                    terms.push((a.clone(), ca.clone()));
-                    i += 1
-                }
-                Ordering::Greater => {
-                    terms.push((b.clone(), cb.clone()));
-                    j += 1
-                }
-                Ordering::Equal => {
-                    let c = ca + cb;
-                    if !c.is_zero() {
-                        terms.push((a.clone(), c));
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        terms.extend_from_slice(&self.terms[i..]);
-        terms.extend_from_slice(&other.terms[j..]);
         Lin {
-            terms,
+            terms: merge_terms(&self.terms, &other.terms),
             k: &self.k + &other.k,
         }
     }
@@ -118,4 +92,40 @@ impl Lin {
             g
         }
     }
+}
+
+/// The sum of two lists of atoms with coefficients, both sorted by uid: merged in order,
+/// coefficients of a common atom added, zeros dropped (for integer and rational sums).
+pub(super) fn merge_terms<C>(a: &[(Term, C)], b: &[(Term, C)]) -> Vec<(Term, C)>
+where
+    C: Clone + Zero,
+    for<'x> &'x C: std::ops::Add<&'x C, Output = C>,
+{
+    let mut terms = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, cx) = &a[i];
+        let (y, cy) = &b[j];
+        match x.uid().cmp(&y.uid()) {
+            Ordering::Less => {
+                terms.push((x.clone(), cx.clone()));
+                i += 1
+            }
+            Ordering::Greater => {
+                terms.push((y.clone(), cy.clone()));
+                j += 1
+            }
+            Ordering::Equal => {
+                let c = cx + cy;
+                if !c.is_zero() {
+                    terms.push((x.clone(), c));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    terms.extend_from_slice(&a[i..]);
+    terms.extend_from_slice(&b[j..]);
+    terms
 }

@@ -17,7 +17,6 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
-use std::cmp::Ordering;
 
 /// An exact rational number.
 pub type Rat = BigRational;
@@ -87,34 +86,8 @@ impl RLin {
     }
 
     pub fn add(&self, other: &RLin) -> RLin {
-        let mut terms = Vec::with_capacity(self.terms.len() + other.terms.len());
-        let (mut i, mut j) = (0, 0);
-        while i < self.terms.len() && j < other.terms.len() {
-            let (a, ca) = &self.terms[i];
-            let (b, cb) = &other.terms[j];
-            match a.uid().cmp(&b.uid()) {
-                Ordering::Less => {
-                    terms.push((a.clone(), ca.clone()));
-                    i += 1
-                }
-                Ordering::Greater => {
-                    terms.push((b.clone(), cb.clone()));
-                    j += 1
-                }
-                Ordering::Equal => {
-                    let c = ca + cb;
-                    if !c.is_zero() {
-                        terms.push((a.clone(), c));
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        terms.extend_from_slice(&self.terms[i..]);
-        terms.extend_from_slice(&other.terms[j..]);
         RLin {
-            terms,
+            terms: super::linear::merge_terms(&self.terms, &other.terms),
             k: &self.k + &other.k,
         }
     }

@@ -389,13 +389,15 @@ impl Parser<'_> {
                                 format!("`/` by zero in `{}`", short(&self.syn.c_term(src))),
                             ))
                         }
-                        None => return Err(self.err_at(
-                            "(/",
-                            format!(
+                        None => {
+                            return Err(self.err_at(
+                                "(/",
+                                format!(
                                 "non-linear `/` in `{}`: only division by a constant is supported",
                                 short(&self.syn.c_term(src))
                             ),
-                        )),
+                            ))
+                        }
                     }
                 }
                 acc
