@@ -657,6 +657,7 @@ fn main() {
             }
         },
         cegar,
+        cancel: None,
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {

@@ -15,6 +15,7 @@ use crate::spacer::Answer as SpacerAnswer;
 use crate::ts::TsAdapter;
 use crate::validate;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -52,6 +53,22 @@ pub struct Options {
     pub spacer: crate::spacer::Config,
     /// CEGAR's settings (`--engine cegar`).
     pub cegar: crate::engine::cegar::Config,
+    /// A stop switch for a caller on another thread (the Python package's Ctrl-C): once it
+    /// is set, the run stops as at its time limit (every engine's solver processes are
+    /// killed) within [`CANCEL_POLL`], and the answer is `Unknown("interrupted")`.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// How often a run with [`Options::cancel`] looks at it while it waits for the engines.
+pub const CANCEL_POLL: Duration = Duration::from_millis(50);
+
+impl Options {
+    /// True once [`Options::cancel`] was set.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst))
+    }
 }
 
 /// A run's stage and figures so far, readable from another thread while it runs.
@@ -109,6 +126,7 @@ impl Default for Options {
             memory_limit: None,
             spacer: crate::spacer::Config::default(),
             cegar: crate::engine::cegar::Config::default(),
+            cancel: None,
         }
     }
 }
@@ -222,6 +240,14 @@ pub fn solve_each(
 ) {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     for sys in systems {
+        if opts.cancelled() {
+            report(Ok(Outcome {
+                verdict: Verdict::Unknown("interrupted".into()),
+                stats: Stats::default(),
+                system: sys,
+            }));
+            continue;
+        }
         let opts = Options {
             timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
             ..opts.clone()
@@ -377,7 +403,7 @@ impl Run<'_> {
                 );
             });
             let pf = Portfolio::start(&lanes, &problem, smt);
-            return self.portfolio(pf, &psys, &backs, None);
+            return self.portfolio(pf, &psys, &backs, None, opts);
         };
         // the front-end's intermediate data is freed: give its pages back to the system (the
         // allocator would keep them, and the engines' memory would come on top)
@@ -424,7 +450,7 @@ impl Run<'_> {
             cegar: opts.cegar.clone(),
         };
         let pf = Portfolio::start(&lanes, &problem, smt);
-        self.portfolio(pf, &psys, &backs, Some(&adapter))
+        self.portfolio(pf, &psys, &backs, Some(&adapter), opts)
     }
 
     /// Waits for the engines of `pf` (transition-system answers mapped back through
@@ -436,6 +462,7 @@ impl Run<'_> {
         psys: &ChcSystem,
         backs: &[Box<dyn BackTranslate>],
         adapter: Option<&TsAdapter>,
+        opts: &Options,
     ) -> Verdict {
         let mut reasons = vec![];
         loop {
@@ -447,12 +474,22 @@ impl Run<'_> {
                 pf.stop();
                 return Verdict::Unknown(memory_limit_reason());
             }
-            // with a memory limit, wakes up every poll interval to look at it
-            let wait = if crate::mem::limit_mb().is_some() {
-                let poll = Instant::now() + crate::mem::POLL;
-                Some(self.deadline.map_or(poll, |d| d.min(poll)))
-            } else {
-                self.deadline
+            if opts.cancelled() {
+                pf.stop();
+                return Verdict::Unknown("interrupted".into());
+            }
+            // with a memory limit or a stop switch, wakes up every poll interval to look
+            let poll = match (crate::mem::limit_mb(), &opts.cancel) {
+                (_, Some(_)) => Some(CANCEL_POLL.min(crate::mem::POLL)),
+                (Some(_), None) => Some(crate::mem::POLL),
+                (None, None) => None,
+            };
+            let wait = match poll {
+                Some(p) => {
+                    let poll = Instant::now() + p;
+                    Some(self.deadline.map_or(poll, |d| d.min(poll)))
+                }
+                None => self.deadline,
             };
             let Some(r) = pf.next(wait) else {
                 if pf.running == 0 {
