@@ -1,22 +1,25 @@
-//! The Python module `chcsolve`: `solve`, `solve_file` and `solve_all` over the chcsolve
-//! library, with the GIL released while the engines run and Ctrl-C stopping them.
+//! The native half of the Python package `chcsolve` (`chcsolve._native`; the API is
+//! `chcsolve/__init__.py`): `solve_all` runs the library on a text and returns each query's
+//! outcome as plain Python data ([`convert`]), `evaluate` applies a model to values.
 //!
+//! The module is declared through pyo3's FFI rather than its macros (see Cargo.toml).
 //! A run happens on a thread of its own (with the binary's large stack). The calling thread
 //! waits for it without the GIL, waking every [`POLL`] to let Python run its signal handlers
 //! ([`Python::check_signals`]); a `KeyboardInterrupt` sets the run's [`Options::cancel`]
 //! switch, which kills every engine's solver processes as the time limit does, waits for the
 //! run to end, and raises.
 
-mod result;
-mod values;
+mod convert;
 
 use chcsolve::engine::EngineKind;
 use chcsolve::frontend::{parse_script, Format};
 use chcsolve::smt::SolverKind;
 use chcsolve::{solve_each, Options, Outcome, SolveError};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
-use result::SolveResult;
+use pyo3::types::{PyCapsule, PyList, PyTuple};
+use std::ptr;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -97,7 +100,9 @@ fn interruptible<T: Send + 'static>(
             Ok(v) => return Ok(v),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("chcsolve: the solving thread panicked"))
+                return Err(PyRuntimeError::new_err(
+                    "chcsolve: the solving thread panicked",
+                ))
             }
         }
         if let Err(e) = py.check_signals() {
@@ -126,96 +131,134 @@ fn run(
     parsed.map_err(|e: chcsolve::frontend::InputError| PyValueError::new_err(e.to_string()))
 }
 
-/// The result of one outcome, or the exception for a run that could not start.
-fn to_result(
-    py: Python<'_>,
-    format: Format,
-    out: Result<Outcome, SolveError>,
-) -> PyResult<SolveResult> {
-    match out {
-        Ok(o) => SolveResult::new(py, format, o),
-        Err(e @ SolveError::Input(_)) => Err(PyValueError::new_err(e.to_string())),
-        Err(e @ SolveError::Setup(_)) => Err(PyRuntimeError::new_err(e.to_string())),
-    }
-}
-
-/// Solves a problem given as text: CHC-COMP's SMT-LIB format (`declare-fun`, `assert`,
-/// `check-sat`) or z3's fixedpoint format with one `query`.
-///
-/// `timeout` is in seconds (the answer is then `unknown` with `reason_unknown` "timeout");
-/// `engines` names engines to run side by side instead of the default schedule (as
-/// `--engine`); `jobs` is the cores the default schedule is chosen for; `solver` the SMT
-/// solver of the engines ("z3", "yices", "cvc5", "smtinterpol"); `expand` gives every step
-/// of a derivation found through accelerated loops (else such a derivation comes as
-/// `derivation_text` only). Raises ValueError on input chcsolve does not accept and
-/// RuntimeError when no solver is found; Ctrl-C stops the run and its solver processes.
-#[pyfunction]
-#[pyo3(signature = (text, timeout=None, engines=None, jobs=None, solver=None, expand=true))]
-fn solve(
-    py: Python<'_>,
-    text: String,
-    timeout: Option<f64>,
-    engines: Option<Vec<String>>,
-    jobs: Option<usize>,
-    solver: Option<String>,
-    expand: bool,
-) -> PyResult<SolveResult> {
-    let opts = options(timeout, engines, jobs, solver, expand)?;
-    let (format, mut outs) = run(py, text, opts)?;
-    match outs.len() {
-        1 => to_result(py, format, outs.pop().expect("one outcome")),
-        0 => Err(PyValueError::new_err("no query (check-sat or query) in the input")),
-        n => Err(PyValueError::new_err(format!(
-            "{n} queries in the input: use chcsolve.solve_all"
-        ))),
-    }
-}
-
-/// Solves the problem in the file at `path`; the arguments are those of `solve`.
-#[pyfunction]
-#[pyo3(signature = (path, timeout=None, engines=None, jobs=None, solver=None, expand=true))]
-fn solve_file(
-    py: Python<'_>,
-    path: std::path::PathBuf,
-    timeout: Option<f64>,
-    engines: Option<Vec<String>>,
-    jobs: Option<usize>,
-    solver: Option<String>,
-    expand: bool,
-) -> PyResult<SolveResult> {
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        pyo3::exceptions::PyOSError::new_err(format!("cannot read {}: {e}", path.display()))
-    })?;
-    solve(py, text, timeout, engines, jobs, solver, expand)
-}
-
-/// Solves every query of a text (a fixedpoint script may ask several, each over the rules
-/// stated before it), within `timeout` for all of them together; one result per query.
-#[pyfunction]
-#[pyo3(signature = (text, timeout=None, engines=None, jobs=None, solver=None, expand=true))]
-fn solve_all(
-    py: Python<'_>,
-    text: String,
-    timeout: Option<f64>,
-    engines: Option<Vec<String>>,
-    jobs: Option<usize>,
-    solver: Option<String>,
-    expand: bool,
-) -> PyResult<Vec<SolveResult>> {
+/// `solve_all(text, timeout, engines, jobs, solver, expand)` -> `(format, [outcome])`, each
+/// outcome a dict ([`convert::outcome`]); raises ValueError on bad input and RuntimeError
+/// when no solver is found.
+fn solve_all(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    #[allow(clippy::type_complexity)]
+    let (text, timeout, engines, jobs, solver, expand): (
+        String,
+        Option<f64>,
+        Option<Vec<String>>,
+        Option<usize>,
+        Option<String>,
+        bool,
+    ) = args.extract()?;
     let opts = options(timeout, engines, jobs, solver, expand)?;
     let (format, outs) = run(py, text, opts)?;
-    outs.into_iter()
-        .map(|o| to_result(py, format, o))
-        .collect()
+    let list = PyList::empty(py);
+    for o in outs {
+        match o {
+            Ok(o) => list.append(convert::outcome(py, format, o)?)?,
+            Err(e @ SolveError::Input(_)) => return Err(PyValueError::new_err(e.to_string())),
+            Err(e @ SolveError::Setup(_)) => return Err(PyRuntimeError::new_err(e.to_string())),
+        }
+    }
+    let format = match format {
+        Format::ChcComp => "chc-comp",
+        Format::Fixedpoint => "fixedpoint",
+    };
+    Ok((format, list).into_pyobject(py)?.into_any().unbind())
 }
 
-#[pymodule]
-fn chcsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(solve, m)?)?;
-    m.add_function(wrap_pyfunction!(solve_file, m)?)?;
-    m.add_function(wrap_pyfunction!(solve_all, m)?)?;
-    m.add_class::<SolveResult>()?;
-    m.add_class::<result::Step>()?;
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    Ok(())
+/// `evaluate(model, pred, args)` -> bool: the model (the `handle` of an outcome) applied to
+/// values.
+fn evaluate(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let (handle, pred, values): (Bound<'_, PyAny>, String, Bound<'_, PyAny>) = args.extract()?;
+    let capsule = handle
+        .cast::<PyCapsule>()
+        .map_err(|_| PyValueError::new_err("not a model handle"))?;
+    let p = capsule.pointer_checked(Some(convert::MODEL))?;
+    // SAFETY: a capsule of this name holds a `Held` (convert::outcome), alive while it is
+    let held = unsafe { p.cast::<convert::Held>().as_ref() };
+    let b = convert::evaluate(held, &pred, &values)?;
+    Ok(pyo3::types::PyBool::new(py, b)
+        .to_owned()
+        .into_any()
+        .unbind())
+}
+
+/// Calls `f` on the arguments of a C call from Python, turning its error or panic into a
+/// raised exception.
+fn call(
+    args: *mut ffi::PyObject,
+    f: fn(Python<'_>, &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>,
+) -> *mut ffi::PyObject {
+    Python::attach(|py| {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: METH_VARARGS passes a borrowed tuple
+            let args = unsafe { Bound::from_borrowed_ptr(py, args) };
+            let args = args.cast::<PyTuple>().map_err(PyErr::from)?;
+            f(py, args)
+        }));
+        match r {
+            Ok(Ok(v)) => v.into_ptr(),
+            Ok(Err(e)) => {
+                e.restore(py);
+                ptr::null_mut()
+            }
+            Err(_) => {
+                PyRuntimeError::new_err("chcsolve panicked (a bug)").restore(py);
+                ptr::null_mut()
+            }
+        }
+    })
+}
+
+unsafe extern "C" fn c_solve_all(
+    _module: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    call(args, solve_all)
+}
+
+unsafe extern "C" fn c_evaluate(
+    _module: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    call(args, evaluate)
+}
+
+static mut METHODS: [ffi::PyMethodDef; 3] = [
+    ffi::PyMethodDef {
+        ml_name: c"solve_all".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunction: c_solve_all,
+        },
+        ml_flags: ffi::METH_VARARGS,
+        ml_doc: c"solve_all(text, timeout, engines, jobs, solver, expand) -> (format, [outcome])"
+            .as_ptr(),
+    },
+    ffi::PyMethodDef {
+        ml_name: c"evaluate".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunction: c_evaluate,
+        },
+        ml_flags: ffi::METH_VARARGS,
+        ml_doc: c"evaluate(handle, pred, args) -> bool".as_ptr(),
+    },
+    ffi::PyMethodDef::zeroed(),
+];
+
+static mut MODULE: ffi::PyModuleDef = ffi::PyModuleDef {
+    m_base: ffi::PyModuleDef_HEAD_INIT,
+    m_name: c"chcsolve._native".as_ptr(),
+    m_doc: c"The compiled half of chcsolve's Python package.".as_ptr(),
+    m_size: 0,
+    m_methods: (&raw mut METHODS).cast(),
+    m_slots: ptr::null_mut(),
+    m_traverse: None,
+    m_clear: None,
+    m_free: None,
+};
+
+/// The module's entry point, which Python calls on `import chcsolve._native`.
+///
+/// # Safety
+/// Called by the Python interpreter, with the GIL held, once per import.
+#[allow(non_snake_case)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PyInit__native() -> *mut ffi::PyObject {
+    // SAFETY: MODULE is only handed to Python, which keeps it for the process's life
+    unsafe { ffi::PyModuleDef_Init(&raw mut MODULE) }
 }
