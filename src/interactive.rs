@@ -22,6 +22,7 @@ use crate::answer::command_output;
 use crate::frontend::stream::RawCommand;
 use crate::frontend::{parse_script, Command, Format, InputError};
 use crate::{solve_system, Options, Outcome};
+use rustc_hash::FxHashMap;
 use std::time::Duration;
 
 /// What a command asks the caller to print.
@@ -43,8 +44,18 @@ pub enum Reply {
 struct Stated {
     text: String,
     line: usize,
-    /// An `assert` or a `rule` (the rest are declarations and `set-logic`/`set-info`).
-    clause: bool,
+    kind: Kind,
+}
+
+/// What a stated command is, for choosing the ones a new command is parsed against.
+#[derive(Clone, PartialEq, Eq)]
+enum Kind {
+    /// An `assert` or a `rule`: no later command depends on it.
+    Clause,
+    /// A declaration (`declare-fun`, `declare-rel`, `declare-var`) of this symbol.
+    Declares(String),
+    /// `set-logic`, `set-info`: every command is parsed with them.
+    Other,
 }
 
 /// The state of an interactive session.
@@ -57,6 +68,11 @@ pub struct Session {
     /// `stated.len()` at each open `push`, innermost last.
     scopes: Vec<usize>,
     last: Option<Outcome>,
+    /// The index in `stated` of each declaration of a symbol, of each [`Kind::Other`]
+    /// command, and of the first fixedpoint declaration (which sets the format).
+    declared: FxHashMap<String, Vec<usize>>,
+    others: Vec<usize>,
+    first_fixedpoint: Option<usize>,
 }
 
 /// The command's name: its first token.
@@ -71,6 +87,42 @@ pub fn command_name(text: &str) -> &str {
 /// Does the command print an answer (`check-sat`, `query`)?
 pub fn answers(text: &str) -> bool {
     matches!(command_name(text), "check-sat" | "query")
+}
+
+/// The symbols of a command (quoted ones without their bars; strings and comments skipped):
+/// a superset of the declared symbols it uses.
+fn symbols(text: &str) -> Vec<&str> {
+    let (b, mut out, mut i) = (text.as_bytes(), vec![], 0);
+    while i < b.len() {
+        match b[i] {
+            b'|' | b'"' => {
+                let close = b[i];
+                let start = i + 1;
+                i = start;
+                while i < b.len() && b[i] != close {
+                    i += 1;
+                }
+                if close == b'|' {
+                    out.push(&text[start..i]);
+                }
+                i += 1;
+            }
+            b';' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            c if c.is_ascii_whitespace() || c == b'(' || c == b')' => i += 1,
+            _ => {
+                let start = i;
+                while i < b.len() && !b[i].is_ascii_whitespace() && !b"()|\";".contains(&b[i]) {
+                    i += 1;
+                }
+                out.push(&text[start..i]);
+            }
+        }
+    }
+    out
 }
 
 /// The command's tokens after its name (only for commands whose arguments are atoms).
@@ -111,7 +163,57 @@ impl Session {
             stated: vec![],
             scopes: vec![],
             last: None,
+            declared: FxHashMap::default(),
+            others: vec![],
+            first_fixedpoint: None,
         }
+    }
+
+    /// Adds a stated command to `stated` and to the indices.
+    fn state(&mut self, s: Stated) {
+        let i = self.stated.len();
+        match &s.kind {
+            Kind::Clause => {}
+            Kind::Other => self.others.push(i),
+            Kind::Declares(name) => {
+                self.declared.entry(name.clone()).or_default().push(i);
+                if self.first_fixedpoint.is_none()
+                    && matches!(command_name(&s.text), "declare-rel" | "declare-var")
+                {
+                    self.first_fixedpoint = Some(i);
+                }
+            }
+        }
+        self.stated.push(s);
+    }
+
+    /// Keeps the first `n` stated commands (`pop`, `reset`).
+    fn truncate(&mut self, n: usize) {
+        let kept: Vec<Stated> = self.stated.drain(..).take(n).collect();
+        self.declared.clear();
+        self.others.clear();
+        self.first_fixedpoint = None;
+        for s in kept {
+            self.state(s);
+        }
+    }
+
+    /// The stated commands a new command is parsed against: the declarations of the symbols
+    /// it mentions, the first fixedpoint declaration and `set-logic`/`set-info`, in order.
+    /// Not all of them: with thousands of predicates, parsing every command against every
+    /// declaration would be quadratic.
+    fn context(&self, text: &str) -> Vec<usize> {
+        let mut ids: Vec<usize> = symbols(text)
+            .into_iter()
+            .filter_map(|s| self.declared.get(s))
+            .flatten()
+            .chain(&self.others)
+            .chain(&self.first_fixedpoint)
+            .copied()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 
     /// The outcome of the last check, when there was one since the last reset.
@@ -134,7 +236,7 @@ impl Session {
         match command_name(&cmd.text) {
             "exit" => Reply::Exit,
             "reset" => {
-                self.stated.clear();
+                self.truncate(0);
                 self.scopes.clear();
                 self.last = None;
                 self.timeout = self.opts.timeout;
@@ -162,7 +264,7 @@ impl Session {
                     }
                     let keep = self.scopes[self.scopes.len() - n];
                     self.scopes.truncate(self.scopes.len() - n);
-                    self.stated.truncate(keep);
+                    self.truncate(keep);
                 }
                 Reply::Silent
             }
@@ -183,19 +285,30 @@ impl Session {
             },
             "check-sat" | "query" => self.check(cmd),
             name => {
-                let clause = matches!(name, "assert" | "rule");
-                // against the declarations only: clauses do not depend on each other
-                let decls = self.stated.iter().filter(|s| !s.clause);
-                let all = decls.map(|s| (s.text.as_str(), s.line));
+                let kind = match name {
+                    "assert" | "rule" => Kind::Clause,
+                    "declare-fun" | "declare-rel" | "declare-var" | "declare-const" => {
+                        match symbols(&cmd.text).get(1) {
+                            Some(s) => Kind::Declares(s.to_string()),
+                            None => Kind::Other,
+                        }
+                    }
+                    _ => Kind::Other,
+                };
+                // against the declarations it uses: clauses do not depend on each other
+                let context = self.context(&cmd.text);
+                let all = context
+                    .iter()
+                    .map(|&i| (self.stated[i].text.as_str(), self.stated[i].line));
                 let (text, lines) = joined(all.chain([(cmd.text.as_str(), line)]));
                 if let Err(e) = parse_script(&text) {
                     let e = InputError::new(input_line(&lines, e.line), e.msg);
                     return Reply::Error(e.to_string());
                 }
-                self.stated.push(Stated {
+                self.state(Stated {
                     text: cmd.text.clone(),
                     line,
-                    clause,
+                    kind,
                 });
                 Reply::Silent
             }
@@ -279,5 +392,9 @@ mod tests {
         assert_eq!(command_name("(assert(P 1))"), "assert");
         assert_eq!(atoms("(set-option :timeout 100 )"), vec![":timeout", "100"]);
         assert!(answers("(query P :print-answer true)"));
+        assert_eq!(
+            symbols("(assert (|P x| \"a b\" y)) ; z\n(w)"),
+            vec!["assert", "P x", "y", "w"]
+        );
     }
 }
