@@ -35,8 +35,17 @@ class Tool(benchexec.tools.template.BaseTool2):
         return tool_locator.find_executable("chcsolve", subdir="target/release")
 
     def version(self, executable):
-        # `chcsolve --version` prints `chcsolve 0.1.0`
-        return self._version_from_tool(executable, line_prefix="chcsolve")
+        """The version on the first line of `chcsolve --version` (`chcsolve 0.1.0`): `0.1.0`.
+
+        The lines after it name the SMT solvers found, with their versions; they are not
+        chcsolve's version, so they stay out of the results tables' version column.
+        Warnings on standard error (a logging setting) do not hide the version.
+        """
+        output = self._version_from_tool(executable, ignore_stderr=True)
+        first = output.splitlines()[0].split() if output else []
+        if len(first) == 2 and first[0] == "chcsolve":
+            return first[1]
+        return ""
 
     def name(self):
         return "chcsolve"

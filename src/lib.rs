@@ -139,6 +139,7 @@
 pub mod answer;
 pub mod engine;
 pub mod frontend;
+pub mod interactive;
 pub mod interp;
 pub mod logic;
 pub mod mem;

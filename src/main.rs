@@ -3,11 +3,12 @@
 
 use chcsolve::answer::{answer_line, command_output};
 use chcsolve::engine::{cegar, EngineKind};
+use chcsolve::frontend::stream::CommandReader;
 use chcsolve::frontend::{parse_script, ChcSystem, Command, Format, InputError};
+use chcsolve::interactive::{Reply, Session};
 use chcsolve::smt::{kill_all_children, SolverKind};
 use chcsolve::{solve_each, Options, Outcome, Progress, SolveError, Verdict};
 use clap::Parser;
-use std::io::Read;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -48,13 +49,26 @@ static ALLOC: chcsolve::mem::CountingAlloc = chcsolve::mem::CountingAlloc;
 /// `(get-model)` and `(get-info :reason-unknown)` after an answer print the model and the
 /// reason. Exit code 0 for any answers, 1 for bad input (one line `(error "...")`), 2 when
 /// no SMT solver can be found.
+///
+/// With `-` or `--interactive`, commands are read from standard input and each is acted on
+/// as soon as it is read (for tools that talk to one solver process over a pipe): see
+/// `--interactive`.
 #[derive(Parser, Debug)]
 #[command(name = "chcsolve", disable_version_flag = true)]
 struct Cli {
     /// The problem file (SMT-LIB2 with `(set-logic HORN)`, or z3 fixedpoint); `-` reads
-    /// standard input.
-    #[arg(required_unless_present = "version")]
+    /// standard input in the interactive mode.
+    #[arg(required_unless_present_any = ["version", "interactive"])]
     file: Option<String>,
+
+    /// Read commands from standard input and act on each as soon as it is read (also with
+    /// `-` as the file): `(check-sat)` and each fixedpoint `(query ...)` answer at once;
+    /// `(get-model)`, `(get-info :reason-unknown)`, `(push n)`, `(pop n)`, `(reset)` and
+    /// `(exit)` work as in SMT-LIB solvers; rules and clauses may be added between checks.
+    /// `(set-option :timeout MS)` limits each later check (else `--timeout` does). A bad
+    /// command prints `(error "line N: ...")` and the session goes on (exit code 1 at the end).
+    #[arg(long)]
+    interactive: bool,
 
     /// Print chcsolve's version and the SMT solvers found (path and version), then exit.
     #[arg(short = 'V', long)]
@@ -280,16 +294,48 @@ fn handle_signals() {
 }
 
 fn read_input(file: &str) -> Result<String, String> {
-    let mut s = String::new();
-    if file == "-" {
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-    } else {
-        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-        s = String::from_utf8(bytes).map_err(|_| format!("{file} is not UTF-8 text"))?;
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{file} is not UTF-8 text"))
+}
+
+/// The interactive mode: each command of standard input acted on as soon as it is read,
+/// its output flushed (see `chcsolve::interactive`); returns the exit code, 1 when some
+/// command was an error.
+fn run_interactive(cli: &Cli, opts: Options) -> i32 {
+    *OWED.lock().unwrap_or_else(|e| e.into_inner()) = 0;
+    let mut session = Session::new(opts);
+    let mut reader = CommandReader::new(std::io::stdin().lock());
+    let mut code = 0;
+    while let Some(cmd) = reader.next_command() {
+        let reply = match cmd {
+            Ok(cmd) => {
+                // a signal while it is solving prints `unknown` for it
+                let owed = chcsolve::interactive::answers(&cmd.text) as usize;
+                *OWED.lock().unwrap_or_else(|e| e.into_inner()) = owed;
+                session.act(&cmd)
+            }
+            Err(e) => Reply::Error(e.to_string()),
+        };
+        let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
+        match reply {
+            Reply::Exit => break,
+            Reply::Silent => {}
+            Reply::Text(t) => outln!("{t}"),
+            Reply::Error(e) => {
+                outln!("{e}");
+                code = 1;
+            }
+            Reply::Answer(format) => {
+                if let Some(o) = session.last() {
+                    print_answer(cli, format, o);
+                }
+            }
+        }
+        *owed = 0;
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
     }
-    Ok(s)
+    code
 }
 
 /// `--version`: ours, then each SMT solver as it would be found (flags, environment,
@@ -307,49 +353,11 @@ fn print_version(cli: &Cli) {
             Ok(p) => outln!(
                 "{kind}: {} ({})",
                 p.display(),
-                solver_version(kind, &p).unwrap_or_else(|| "version unknown".into())
+                chcsolve::smt::solver_version(kind, &p).unwrap_or_else(|| "version unknown".into())
             ),
             Err(_) => outln!("{kind}: not found"),
         }
     }
-}
-
-/// The first line the solver prints for its version flag (at most 5 s).
-fn solver_version(kind: SolverKind, path: &std::path::Path) -> Option<String> {
-    let mut cmd = match kind {
-        SolverKind::SmtInterpol => {
-            let mut c = std::process::Command::new("java");
-            c.arg("-jar").arg(path).arg("-version");
-            c
-        }
-        _ => {
-            let mut c = std::process::Command::new(path);
-            c.arg("--version");
-            c
-        }
-    };
-    let mut child = cmd
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .ok()?;
-    let start = Instant::now();
-    while child.try_wait().ok()?.is_none() {
-        if start.elapsed() > Duration::from_secs(5) {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let out = child.wait_with_output().ok()?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(String::from)
 }
 
 /// `--stats` / `--stats-json` when the time or memory limit ended the run: the stage it was in and
@@ -510,6 +518,39 @@ enum Msg {
     Solved(Result<Outcome, SolveError>),
 }
 
+/// An answer line, with the witness and the statistics when asked for.
+fn print_answer(cli: &Cli, format: Format, o: &Outcome) {
+    outln!("{}", answer_line(format, &o.verdict));
+    if cli.print_witness {
+        match &o.verdict {
+            Verdict::Sat(m) => {
+                outln!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
+            }
+            Verdict::Unsat(c) => match cli.witness_format {
+                WitnessFormat::Golem => {
+                    out!("{}", chcsolve::witness::cex_to_golem(&o.system, c))
+                }
+                WitnessFormat::List => {
+                    outln!("{}", chcsolve::witness::cex_to_text(&o.system, c))
+                }
+            },
+            Verdict::UnsatAccelerated(c) => {
+                outln!("{}", chcsolve::witness::accel_cex_to_text(&o.system, c))
+            }
+            Verdict::Unknown(_) => {}
+        }
+    }
+    if let Verdict::Unknown(why) = &o.verdict {
+        log::info!("unknown: {why}");
+    }
+    if cli.stats {
+        print_stats(o);
+    }
+    if cli.stats_json {
+        errln!("{}", stats_json(o));
+    }
+}
+
 /// Prints each command's output in order, each answer as its outcome arrives (`unknown` for
 /// every answer still owed once the time is up); returns the exit code.
 fn run_script(
@@ -542,35 +583,7 @@ fn run_script(
         let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
         match r {
             Some(Msg::Solved(Ok(o))) => {
-                outln!("{}", answer_line(format, &o.verdict));
-                if cli.print_witness {
-                    match &o.verdict {
-                        Verdict::Sat(m) => {
-                            outln!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
-                        }
-                        Verdict::Unsat(c) => match cli.witness_format {
-                            WitnessFormat::Golem => {
-                                out!("{}", chcsolve::witness::cex_to_golem(&o.system, c))
-                            }
-                            WitnessFormat::List => {
-                                outln!("{}", chcsolve::witness::cex_to_text(&o.system, c))
-                            }
-                        },
-                        Verdict::UnsatAccelerated(c) => {
-                            outln!("{}", chcsolve::witness::accel_cex_to_text(&o.system, c))
-                        }
-                        Verdict::Unknown(_) => {}
-                    }
-                }
-                if let Verdict::Unknown(why) = &o.verdict {
-                    log::info!("unknown: {why}");
-                }
-                if cli.stats {
-                    print_stats(&o);
-                }
-                if cli.stats_json {
-                    errln!("{}", stats_json(&o));
-                }
+                print_answer(cli, format, &o);
                 last = Some(o);
             }
             Some(Msg::Solved(Err(e))) => {
@@ -616,12 +629,21 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let file = cli.file.clone().unwrap_or_default();
-    let input = match read_input(&file) {
-        Ok(s) => s,
-        Err(e) => {
-            outln!("(error \"{}\")", e.replace('"', "\"\""));
-            std::process::exit(1);
+    let file = cli.file.clone().unwrap_or_else(|| "-".into());
+    let interactive = cli.interactive || file == "-";
+    if interactive && file != "-" {
+        outln!("(error \"--interactive reads standard input: give no file, or `-`\")");
+        std::process::exit(1);
+    }
+    let input = if interactive {
+        String::new()
+    } else {
+        match read_input(&file) {
+            Ok(s) => s,
+            Err(e) => {
+                outln!("(error \"{}\")", e.replace('"', "\"\""));
+                std::process::exit(1);
+            }
         }
     };
     let solver_path = match cli.solver {
@@ -664,6 +686,22 @@ fn main() {
             outln!("(error \"cannot create {}: {e}\")", dir.display());
             std::process::exit(1);
         }
+    }
+    if interactive {
+        // a thread with a large stack, as for the solving thread below (deep terms)
+        let code = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("session".into())
+                .stack_size(1 << 30)
+                .spawn_scoped(scope, || run_interactive(&cli, opts))
+                .expect("cannot start the session thread")
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        });
+        let printed = OWED.lock().unwrap_or_else(|e| e.into_inner());
+        kill_all_children();
+        drop(printed);
+        std::process::exit(code);
     }
     let deadline = timeout.map(|t| Instant::now() + t + Duration::from_millis(200));
     let (tx, rx) = mpsc::channel();

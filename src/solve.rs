@@ -4,8 +4,8 @@
 use crate::engine::AccelPath;
 use crate::engine::{EngineKind, TsAnswer};
 use crate::frontend::passes::{
-    accel_cex_back, cex_back, chain, model_back, preprocess_shared, AccelCex, BackTranslate, Cex,
-    Model,
+    accel_cex_back, cex_back, chain, eliminate_quantifiers, model_back, preprocess_shared,
+    AccelCex, BackTranslate, Cex, Model,
 };
 use crate::frontend::{parse_str, ChcSystem, InputError};
 use crate::logic::*;
@@ -295,6 +295,21 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     z3.memory_limit_mb = opts.memory_limit;
     if opts.memory_limit.is_some() {
         crate::mem::set_limit_mb(opts.memory_limit);
+    }
+    // quantifiers over arithmetic in clause constraints (Princess's `forall` in a body):
+    // eliminated exactly and confirmed first; the clauses stay equivalent one by one
+    let mut sys = sys;
+    if let Err(why) = eliminate_quantifiers(&mut sys, &smt, &z3, deadline) {
+        return Ok(Outcome {
+            verdict: Verdict::Unknown(why),
+            stats: Stats {
+                clauses: sys.clauses.len(),
+                predicates: sys.preds.len(),
+                total_seconds: start.elapsed().as_secs_f64(),
+                ..Stats::default()
+            },
+            system: sys,
+        });
     }
     // shared with the first back-translator (no copy)
     let sys = Arc::new(sys);

@@ -155,6 +155,13 @@ fn not_horn_is_an_error_with_its_line() {
             5,
             "existential",
         ),
+        // a forall in a body is existential: over arithmetic alone it is eliminated, over a
+        // predicate application it stays an error
+        (
+            "(assert (forall ((x Int)) (=> (and (P x) (forall ((z Int)) (or (> z x) (Q z)))) false)))",
+            5,
+            "existential quantifier",
+        ),
         (
             "(assert (forall ((x Int)) (=> (= (P x) (Q x)) false)))",
             5,
@@ -221,5 +228,32 @@ fn node_predicates_inline_into_a_linear_system() {
             "{kind}: still non-linear: {nonlinear:?}"
         );
         assert_eq!(pre.clauses.len(), 3, "{kind}: init, step, query");
+    }
+}
+
+/// Quantifiers over arithmetic alone in clause bodies, as Princess writes them (`forall`
+/// under `not`/`and`, under `=>` with an `or` inside, nested `forall`/`exists`, an `exists`
+/// in positive position under `or`): kept as quantified constraints by the parser,
+/// eliminated exactly before solving, and the planted pair of `bench-chc/hand/` answered.
+#[test]
+fn quantifiers_over_arithmetic_in_bodies_are_eliminated() {
+    use chcsolve::logic::qe::has_quantifier;
+    for (path, want, quantified) in [
+        ("hand/forall-body-sat.smt2", "sat", 4),
+        ("hand/forall-body-unsat.smt2", "unsat", 1),
+    ] {
+        let text = std::fs::read_to_string(common::bench_dir().join(path)).unwrap();
+        let sys = parse_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let n = sys
+            .clauses
+            .iter()
+            .filter(|c| has_quantifier(&c.constraint))
+            .count();
+        assert_eq!(
+            n, quantified,
+            "{path}: clauses with a quantified constraint"
+        );
+        let got = common::solve_checked(path, want, vec![], 60);
+        assert_eq!(got, want, "{path}");
     }
 }

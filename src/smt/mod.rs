@@ -227,6 +227,44 @@ impl std::ops::AddAssign for SmtStats {
     }
 }
 
+/// The first line the solver prints for its version flag (at most 5 s).
+pub fn solver_version(kind: SolverKind, path: &Path) -> Option<String> {
+    let mut cmd = match kind {
+        SolverKind::SmtInterpol => {
+            let mut c = std::process::Command::new("java");
+            c.arg("-jar").arg(path).arg("-version");
+            c
+        }
+        _ => {
+            let mut c = std::process::Command::new(path);
+            c.arg("--version");
+            c
+        }
+    };
+    let mut child = cmd
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    let start = std::time::Instant::now();
+    while child.try_wait().ok()?.is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(5) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().ok()?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(String::from)
+}
+
 /// Locates a solver binary, in this order: `explicit` (a command-line flag), the environment
 /// variable ([`SolverKind::env_var`]), `<project>/solvers/bin/<name>` (the project being this
 /// crate's directory, or `../../` from the running executable's directory), then `PATH`.

@@ -94,6 +94,75 @@ impl Parser<'_> {
         }
     }
 
+    /// `forall` or `exists` over a formula without predicate applications, as a theory
+    /// constraint: `exists xs. phi`, or `not exists xs. not phi`, over fresh variables (the
+    /// names `x!k` no input symbol has). [`crate::solve_system`] eliminates it before
+    /// solving ([`crate::frontend::passes::eliminate_quantifiers`]). A predicate application in `phi` is an
+    /// error of [`Parser::pred_app`].
+    pub(super) fn theory_quantifier(&mut self, t: TermId) -> Result<Term, InputError> {
+        let (forall, start, len, body) = match self.syn.node(t) {
+            Node::Forall { start, len, body } => (true, start, len, body),
+            Node::Exists { start, len, body } => (false, start, len, body),
+            _ => unreachable!("called on quantifiers"),
+        };
+        let (mut bound, mut vars) = (vec![], vec![]);
+        let mut r = Ok(());
+        for i in start..start + len {
+            let (sym, sort) = self.syn.pairs[i as usize];
+            match self.sort(sort) {
+                Ok(s) => {
+                    let v = self.fresh_var(sym, s);
+                    vars.push(v.as_var().expect("a variable").clone());
+                    self.bind(sym, v);
+                    bound.push(sym);
+                }
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        let phi = r.and_then(|_| {
+            let phi = self.term(body, &mut Mode::Inner)?;
+            self.expect(&phi, Sort::Bool, body)?;
+            Ok(phi)
+        });
+        let phi = self.unbind_all(&bound, phi)?;
+        Ok(if forall {
+            mk_not(mk_exists(vars, mk_not(phi)))
+        } else {
+            mk_exists(vars, phi)
+        })
+    }
+
+    /// Does the term mention a predicate (applied, or as a nullary atom)?
+    pub(super) fn mentions_pred(&self, t: TermId) -> bool {
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            match self.syn.node(t) {
+                Node::Const(_) | Node::Match(_) => {}
+                Node::Id(q) => {
+                    if self.pred(self.syn.qsym(q)).is_some() {
+                        return true;
+                    }
+                }
+                Node::App { head, start, len } => {
+                    if self.pred(self.syn.qsym(head)).is_some() {
+                        return true;
+                    }
+                    stack.extend_from_slice(self.syn.kids(start, len));
+                }
+                Node::Let { start, len, body } => {
+                    stack.extend((start..start + len).map(|i| self.syn.pairs[i as usize].1));
+                    stack.push(body);
+                }
+                Node::Forall { body, .. } | Node::Exists { body, .. } => stack.push(body),
+                Node::Attributes { term, .. } => stack.push(term),
+            }
+        }
+        false
+    }
+
     pub(super) fn term(&mut self, t: TermId, mode: &mut Mode) -> Result<Term, InputError> {
         match self.syn.node(t) {
             Node::Const(c) => match self.syn.constant(c) {
@@ -138,6 +207,11 @@ impl Parser<'_> {
                 r
             }
             Node::Attributes { term, .. } => self.term(term, mode),
+            // a quantifier among the hypotheses of the usual shape is left to `normalize.rs`,
+            // which knows its polarity
+            Node::Forall { .. } | Node::Exists { .. } if matches!(mode, Mode::Inner) => {
+                self.theory_quantifier(t)
+            }
             Node::Forall { .. } | Node::Exists { .. } => Err(self.err_at(
                 if matches!(self.syn.node(t), Node::Forall { .. }) { "forall" } else { "exists" },
                 format!("unsupported quantifier inside a clause: `{}`", short(&self.syn.c_term(t))),

@@ -7,9 +7,11 @@
 //!
 //! 1. The assertion is put in negation normal form with predicate applications as
 //!    literals ([`Nnf`]). A quantifier that is universal there (`forall` in positive,
-//!    `exists` in negative position) moves outward with fresh variables; an existential
-//!    one would need quantifier elimination and is an error. Subformulas without
-//!    predicate applications stay whole, as one constraint literal.
+//!    `exists` in negative position) moves outward with fresh variables. An existential
+//!    one over arithmetic alone (the `forall` in a body that Princess writes) stays as a
+//!    quantified constraint, which quantifier elimination removes before solving
+//!    ([`crate::frontend::passes::eliminate_quantifiers`]); over a predicate application it is an error.
+//!    Subformulas without predicate applications stay whole, as one constraint literal.
 //! 2. The normal form is multiplied out into a conjunction of disjunctions of literals.
 //!    A body disjunction over predicates thus splits into several clauses:
 //!    `(=> (or (P x) (Q x)) (R x))` is `P(x) => R(x)` and `Q(x) => R(x)`.
@@ -125,6 +127,11 @@ impl Parser<'_> {
             quantified.push(sym);
             return self.var(sym, sort);
         }
+        self.fresh_var(sym, sort)
+    }
+
+    /// A variable named `sym!k` for the first `k` no symbol of the input has.
+    pub(super) fn fresh_var(&mut self, sym: Sym, sort: Sort) -> Term {
         let base = self.name(sym).to_string();
         for k in 1.. {
             let name = format!("{base}!{k}");
@@ -143,11 +150,17 @@ impl Parser<'_> {
             node @ (Node::Forall { start, len, body } | Node::Exists { start, len, body }) => {
                 let forall = matches!(node, Node::Forall { .. });
                 if forall != pos {
+                    // existential here: over arithmetic alone it is a theory constraint
+                    // (eliminated before solving); over a predicate, not Horn
+                    if !self.mentions_pred(body) {
+                        let c = self.term(t, &mut Mode::Inner)?;
+                        return Ok(Nnf::Lit(Lit::Constraint(c, pos)));
+                    }
                     let kw = if forall { "forall" } else { "exists" };
                     return Err(self.err_at(
                         kw,
                         format!(
-                            "existential quantifier `{}`: the clause is not Horn without quantifier elimination (only `forall` over a clause, `exists` around its body)",
+                            "existential quantifier `{}` over a predicate application: the clause is not Horn without quantifier elimination (only `forall` over a clause, `exists` around its body; a quantifier over arithmetic alone is eliminated)",
                             short(&self.syn.c_term(t))
                         ),
                     ));

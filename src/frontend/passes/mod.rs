@@ -6,11 +6,13 @@
 
 mod coi;
 mod inline;
+mod qe;
 mod segment;
 mod simplify;
 
 pub use coi::ConeOfInfluence;
 pub use inline::Inline;
+pub use qe::eliminate_quantifiers;
 pub use segment::{accel_cex_back, accel_cex_len, AccelCex, Link, Segment};
 pub use simplify::Simplify;
 
