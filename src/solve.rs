@@ -253,6 +253,8 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
             k,
             find_solver(k, opts.solver_path.as_deref()).map_err(SolveError::Setup)?,
         ),
+        // yices prints array values as opaque names (`@fun_5`): z3 for arrays
+        None if sys.has_arrays() => (SolverKind::Z3, z3_path.clone()),
         None => match find_solver(SolverKind::Yices, opts.solver_path.as_deref()) {
             Ok(p) => (SolverKind::Yices, p),
             Err(_) => (SolverKind::Z3, z3_path.clone()),
@@ -263,8 +265,10 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     smt.tee_dir = opts.tee_dir.clone();
     smt.memory_limit_mb = opts.memory_limit;
     smt.reals = sys.has_reals();
+    smt.arrays = sys.has_arrays();
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.reals = smt.reals;
+    z3.arrays = smt.arrays;
     z3.tee_dir = opts.tee_dir.clone();
     z3.memory_limit_mb = opts.memory_limit;
     if opts.memory_limit.is_some() {

@@ -170,6 +170,20 @@ impl Qe {
             TermNode::ToReal(a) => mk_to_real(self.rebuild(a, memo)?),
             TermNode::ToInt(a) => mk_to_int(self.rebuild(a, memo)?),
             TermNode::IsInt(a) => mk_is_int(self.rebuild(a, memo)?),
+            TermNode::Select(a, i) => {
+                let a = self.rebuild(a, memo)?;
+                mk_select(a, self.rebuild(i, memo)?)
+            }
+            TermNode::Store(a, i, v) => {
+                let a = self.rebuild(a, memo)?;
+                let i = self.rebuild(i, memo)?;
+                mk_store(a, i, self.rebuild(v, memo)?)
+            }
+            TermNode::ConstArray(s, v) => mk_const_array(*s, self.rebuild(v, memo)?),
+            TermNode::ArrEq(a, b) => {
+                let a = self.rebuild(a, memo)?;
+                mk_arr_eq(a, self.rebuild(b, memo)?)
+            }
         };
         memo.insert(t.uid(), r.clone());
         Ok(r)
