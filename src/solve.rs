@@ -344,6 +344,8 @@ impl Run<'_> {
             crate::schedule::each_alone(&opts.engines)
         } else if !self.orig.is_linear() {
             crate::schedule::linearized(cores)
+        } else if self.orig.has_arrays() {
+            crate::schedule::arrays(cores)
         } else if self.orig.has_reals() {
             crate::schedule::reals(cores)
         } else {

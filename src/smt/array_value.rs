@@ -37,7 +37,7 @@ pub(super) fn is_array_sexp(e: &Sexp) -> bool {
     match e {
         Sexp::List(v) => match v.first() {
             Some(Sexp::List(h)) => h.first().and_then(Sexp::symbol) == Some("as"),
-            Some(Sexp::Atom(_)) => matches!(v[0].symbol(), Some("store" | "lambda" | "_")),
+            Some(Sexp::Atom(_)) => matches!(v[0].symbol(), Some("store" | "lambda" | "_" | "let")),
             _ => false,
         },
         Sexp::Atom(_) => false,
@@ -46,6 +46,11 @@ pub(super) fn is_array_sexp(e: &Sexp) -> bool {
 
 /// Reads an array value.
 pub(super) fn sexp_to_array(e: &Sexp) -> Result<Value, String> {
+    if let Sexp::List(v) = e {
+        if v.first().and_then(Sexp::symbol) == Some("let") {
+            return sexp_to_array(&expand_lets(e)?);
+        }
+    }
     let Sexp::List(v) = e else {
         return Err(format!("unexpected array value `{e:?}`"));
     };
@@ -152,4 +157,42 @@ pub(super) fn recast(a: &ArrayValue, sort: Sort) -> Option<Value> {
         out = out.store(conv(k, is)?, conv(v, es)?);
     }
     Some(array_value(out))
+}
+
+/// `e` with every `let` expanded (z3 names repeated parts of large array values).
+pub(super) fn expand_lets(e: &Sexp) -> Result<Sexp, String> {
+    fn go(e: &Sexp, env: &mut Vec<(String, Sexp)>) -> Result<Sexp, String> {
+        match e {
+            Sexp::Atom(a) => Ok(env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == a)
+                .map_or_else(|| e.clone(), |(_, v)| v.clone())),
+            Sexp::List(v) if v.len() == 3 && v[0].symbol() == Some("let") => {
+                let Sexp::List(binds) = &v[1] else {
+                    return Err("bad let".into());
+                };
+                // parallel let: the values are read in the outer environment
+                let mut vals = vec![];
+                for b in binds {
+                    match b {
+                        Sexp::List(p) if p.len() == 2 => match &p[0] {
+                            Sexp::Atom(n) => vals.push((n.clone(), go(&p[1], env)?)),
+                            _ => return Err("bad let binding".into()),
+                        },
+                        _ => return Err("bad let binding".into()),
+                    }
+                }
+                let n = vals.len();
+                env.extend(vals);
+                let r = go(&v[2], env);
+                env.truncate(env.len() - n);
+                r
+            }
+            Sexp::List(v) => Ok(Sexp::List(
+                v.iter().map(|x| go(x, env)).collect::<Result<_, _>>()?,
+            )),
+        }
+    }
+    go(e, &mut vec![])
 }
