@@ -1,10 +1,12 @@
 //! Arrays in model-based projection: an eliminated variable that is an array, or that occurs
 //! under an array operation (`select`, `store`, a constant array, an array equality), is
-//! replaced by its model value before the arithmetic projection runs.
+//! removed before the arithmetic projection runs: by its definition when a conjunct gives
+//! one (`a' = store(a, i, x)`, exact), else by a kept variable of the same sort and model
+//! value, else by its model value.
 //!
-//! `phi[x := M(x)]` implies `exists x. phi` and `M` satisfies it, so the replacement is a
-//! projection, only a weaker one than z3's `mbp_arrays` (store elimination through partial
-//! equalities is not done). Reading over the stores of the constant arrays that this puts in
+//! `phi[x := t]` with `M(t) = M(x)` implies `exists x. phi` and `M` satisfies it, so the
+//! replacement is a projection, only a weaker one than z3's `mbp_arrays` (store elimination
+//! through partial equalities is not done). Reading over the stores of the constant arrays that this puts in
 //! the formula turns their `select`s into `ite` chains over the index ([`super::mk_select`]),
 //! which the integer projection handles. Each replacement is counted as a model
 //! substitution.
@@ -42,23 +44,62 @@ pub(super) fn substitute(
             }
         }
     }
-    let replace: Vec<&Var> = elim
+    let mut replace: Vec<Var> = elim
         .iter()
         .filter(|v| v.sort.is_array() || under_array.contains(*v))
+        .cloned()
         .collect();
     if replace.is_empty() {
         return Ok((phi.to_vec(), elim.to_vec(), 0));
     }
+    let mut phi: Vec<Term> = phi.to_vec();
+    // 1. definitions `v = t` among the conjuncts (`a' = store(a, i, x)`): exact
+    loop {
+        let found = phi
+            .iter()
+            .flat_map(conjuncts)
+            .flat_map(|c| definitions(&c))
+            .find(|(v, _)| replace.contains(v));
+        let Some((v, t)) = found else { break };
+        let map = rustc_hash::FxHashMap::from_iter([(v.clone(), t)]);
+        phi = phi.iter().map(|f| subst(f, &map)).collect();
+        replace.retain(|w| *w != v);
+    }
+    // 2. the others: a kept variable of the same sort and value if there is one (more
+    //    general than the value), else the value itself
+    let mut kept: Vec<Var> = vec![];
+    let mut seen_kept: FxHashSet<Var> = FxHashSet::default();
+    for f in &phi {
+        for v in free_vars(f) {
+            if !elim_set.contains(&v) && seen_kept.insert(v.clone()) {
+                kept.push(v);
+            }
+        }
+    }
     let mut map = rustc_hash::FxHashMap::default();
     for v in &replace {
         let val = model
-            .get(*v)
+            .get(v)
             .ok_or_else(|| format!("mbp: no model value for {}", v.name))?;
-        map.insert((*v).clone(), val.to_term());
+        let same = kept
+            .iter()
+            .find(|k| k.sort == v.sort && model.get(*k) == Some(val));
+        let t = match same {
+            Some(k) => mk_var_of(k),
+            None => val.to_term(),
+        };
+        map.insert(v.clone(), t);
     }
     let phi = phi.iter().map(|f| subst(f, &map)).collect();
-    let rest = elim.iter().filter(|v| !map.contains_key(*v)).cloned().collect();
-    Ok((phi, rest, replace.len()))
+    // defined or replaced: none is left in `phi`; a definition may have put another
+    // eliminated variable under an array operation, so again on the rest (fewer each time)
+    let rest: Vec<Var> = elim
+        .iter()
+        .filter(|v| !(v.sort.is_array() || under_array.contains(*v)))
+        .cloned()
+        .collect();
+    let (phi, rest, more) = substitute(&phi, model, &rest)?;
+    Ok((phi, rest, map.len() + more))
 }
 
 /// Is `t` an array operation (an opaque atom for the arithmetic projection)?
