@@ -90,7 +90,7 @@ pub(super) fn substitute(
         };
         map.insert(v.clone(), t);
     }
-    let phi = phi.iter().map(|f| subst(f, &map)).collect();
+    let phi: Vec<Term> = phi.iter().map(|f| subst(f, &map)).collect();
     // defined or replaced: none is left in `phi`; a definition may have put another
     // eliminated variable under an array operation, so again on the rest (fewer each time)
     let rest: Vec<Var> = elim
