@@ -192,6 +192,19 @@ fn slice_timer(kill: KillSwitch, slice: Duration) -> mpsc::Sender<()> {
 /// Runs one engine to its end; a panic becomes `Unknown` (and is logged as a bug).
 fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
     let start = Instant::now();
+    if !e.handles_arrays() && problem.graph.has_arrays() {
+        log::info!("{}: does not handle arrays, steps aside", e.name());
+        return Report {
+            engine: e,
+            answer: Answer::Ts(TsAnswer::Unknown(Stop::Unsupported(format!(
+                "{} does not handle arrays",
+                e.name()
+            )))),
+            counters: vec![],
+            smt: SmtStats::default(),
+            seconds: 0.0,
+        };
+    }
     let ran = catch_unwind(AssertUnwindSafe(|| match (e, &problem.ts) {
         (EngineKind::Spacer | EngineKind::SpacerLocal, _) => {
             let mut cfg_s = problem.spacer.clone();

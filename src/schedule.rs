@@ -109,6 +109,22 @@ pub fn reals(cores: usize) -> Vec<Vec<Step>> {
     }
 }
 
+/// The lanes for a linear system with arrays, where BMC, k-induction, PDR and Spacer run
+/// (the other engines step aside): PDR beside Spacer, as for the reals (measured on the
+/// LIA-Lin-Arrays dev files, README "Arrays"); with 4 cores k-induction and BMC beside them.
+pub fn arrays(cores: usize) -> Vec<Vec<Step>> {
+    match cores {
+        0 | 1 => vec![vec![run(Pdr)]],
+        2 | 3 => vec![vec![run(Pdr)], vec![run(Spacer)]],
+        _ => vec![
+            vec![run(Pdr)],
+            vec![run(Spacer)],
+            vec![run(Kind)],
+            vec![run(Bmc)],
+        ],
+    }
+}
+
 /// The cores to schedule for: `jobs` when given, else what the machine offers.
 pub fn cores(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| {

@@ -279,6 +279,8 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
             k,
             find_solver(k, opts.solver_path.as_deref()).map_err(SolveError::Setup)?,
         ),
+        // yices prints array values as opaque names (`@fun_5`): z3 for arrays
+        None if sys.has_arrays() => (SolverKind::Z3, z3_path.clone()),
         None => match find_solver(SolverKind::Yices, opts.solver_path.as_deref()) {
             Ok(p) => (SolverKind::Yices, p),
             Err(_) => (SolverKind::Z3, z3_path.clone()),
@@ -289,8 +291,10 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     smt.tee_dir = opts.tee_dir.clone();
     smt.memory_limit_mb = opts.memory_limit;
     smt.reals = sys.has_reals();
+    smt.arrays = sys.has_arrays();
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.reals = smt.reals;
+    z3.arrays = smt.arrays;
     z3.tee_dir = opts.tee_dir.clone();
     z3.memory_limit_mb = opts.memory_limit;
     if opts.memory_limit.is_some() {
@@ -381,6 +385,8 @@ impl Run<'_> {
             crate::schedule::each_alone(&opts.engines)
         } else if !self.orig.is_linear() {
             crate::schedule::linearized(cores)
+        } else if self.orig.has_arrays() {
+            crate::schedule::arrays(cores)
         } else if self.orig.has_reals() {
             crate::schedule::reals(cores)
         } else {

@@ -154,6 +154,19 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
+    /// Does the engine run on systems with arrays? The others use interpolation or
+    /// acceleration, which chcsolve does not do over arrays; they step aside at start.
+    pub fn handles_arrays(self) -> bool {
+        matches!(
+            self,
+            EngineKind::Bmc
+                | EngineKind::Kind
+                | EngineKind::Pdr
+                | EngineKind::Spacer
+                | EngineKind::SpacerLocal
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Bmc => "bmc",

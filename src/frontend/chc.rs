@@ -170,9 +170,28 @@ impl ChcSystem {
         &self.preds[p.idx()]
     }
 
-    /// True when a predicate argument or a clause variable has sort `Real`.
+    /// True when a predicate argument or a clause variable has sort `Real` (also as part of
+    /// an array sort).
     pub fn has_reals(&self) -> bool {
-        self.preds.iter().any(|p| p.sorts.contains(&Sort::Real))
+        self.has_sort(&|s| s == Sort::Real)
+    }
+
+    /// True when a predicate argument or a clause variable is an array.
+    pub fn has_arrays(&self) -> bool {
+        self.has_sort(&|s| s.is_array())
+    }
+
+    /// True when a predicate argument or a clause variable has a sort containing one that
+    /// `f` accepts.
+    fn has_sort(&self, f: &dyn Fn(Sort) -> bool) -> bool {
+        fn mentions(s: Sort, f: &dyn Fn(Sort) -> bool) -> bool {
+            f(s) || s
+                .array_parts()
+                .is_some_and(|(i, e)| mentions(i, f) || mentions(e, f))
+        }
+        self.preds
+            .iter()
+            .any(|p| p.sorts.iter().any(|&s| mentions(s, f)))
             || self.clauses.iter().any(|c| {
                 let args = c
                     .body
@@ -182,7 +201,7 @@ impl ChcSystem {
                 args.chain([&c.constraint]).any(|t| {
                     crate::logic::free_vars(t)
                         .iter()
-                        .any(|v| v.sort == Sort::Real)
+                        .any(|v| mentions(v.sort, f))
                 })
             })
     }

@@ -31,10 +31,10 @@ use std::ops::Range;
 use syntax::{Cmd, Node, SortId, Sym, Syntax, TermId};
 
 /// Symbols with a meaning of their own, interned first so that their ids are their indices.
-const BUILTINS: [&str; 28] = [
+const BUILTINS: [&str; 32] = [
     "and", "or", "not", "=>", "xor", "=", "distinct", "ite", "<=", "<", ">=", ">", "+", "-", "*",
     "div", "mod", "abs", "true", "false", "Int", "Bool", "HORN", "Real", "/", "to_real", "to_int",
-    "is_int",
+    "is_int", "Array", "select", "store", "const",
 ];
 
 /// The ids of [`BUILTINS`].
@@ -68,6 +68,10 @@ mod op {
     pub const TO_REAL: Sym = 25;
     pub const TO_INT: Sym = 26;
     pub const IS_INT: Sym = 27;
+    pub const ARRAY: Sym = 28;
+    pub const SELECT: Sym = 29;
+    pub const STORE: Sym = 30;
+    pub const CONST: Sym = 31;
 }
 
 /// Parses a problem with one `check-sat` (or none), or a fixedpoint file with one query.
@@ -410,12 +414,16 @@ impl Parser<'_> {
             Some(op::INT) => Ok(Sort::Int),
             Some(op::BOOL) => Ok(Sort::Bool),
             Some(op::REAL) => Ok(Sort::Real),
+            None if self.syn.array_sort_parts(s).is_some() => {
+                let (i, e) = self.syn.array_sort_parts(s).unwrap();
+                Ok(array_sort(self.sort(i)?, self.sort(e)?))
+            }
             _ => {
                 let c = self.syn.c_sort(s);
                 Err(self.err_at(
                     &c.to_string(),
                     format!(
-                        "unsupported sort `{}`: only Int, Real and Bool are supported",
+                        "unsupported sort `{}`: only Int, Real, Bool and arrays of them are supported",
                         short(&c)
                     ),
                 ))
@@ -460,11 +468,17 @@ impl Parser<'_> {
             self.vars
                 .resize(self.syn.num_syms().max(i + 1), [None, None, None]);
         }
-        if let Some(t) = &self.vars[i][sort as usize] {
+        let k = match sort {
+            Sort::Int => 0,
+            Sort::Bool => 1,
+            Sort::Real => 2,
+            Sort::Array(_) => return mk_var(self.syn.name(s), sort), // rare: not cached
+        };
+        if let Some(t) = &self.vars[i][k] {
             return t.clone();
         }
         let t = mk_var(self.syn.name(s), sort);
-        self.vars[i][sort as usize] = Some(t.clone());
+        self.vars[i][k] = Some(t.clone());
         t
     }
 

@@ -1,4 +1,4 @@
-//! Variable definitions read off conjuncts (`v = t`, `b`, `not b`), used to eliminate
+//! Variable definitions read off conjuncts (`v = t` over any sort, `b`, `not b`), used to eliminate
 //! variables by substitution: in clause simplification and in existential quantifiers.
 
 use super::arith::mk_lin;
@@ -38,7 +38,7 @@ fn each_definition(conj: &Term, f: &mut dyn FnMut(Var, Term) -> bool) {
             .map(|v| (v.clone(), mk_false()))
             .into_iter()
             .collect(),
-        TermNode::Iff(a, b) => {
+        TermNode::Iff(a, b) | TermNode::ArrEq(a, b) => {
             let mut out = vec![];
             if let Some(v) = a.as_var() {
                 if !free_vars(b).contains(v) {

@@ -141,6 +141,14 @@ fn eval_memo(t: &Term, a: &Assignment, memo: &mut FxHashMap<u64, Value>) -> Resu
             _ => Err(format!("ill-sorted term {t:?}")),
         }
     };
+    let array = |t: &Term,
+                 memo: &mut FxHashMap<u64, Value>|
+     -> Result<std::sync::Arc<super::ArrayValue>, String> {
+        match eval_memo(t, a, memo)? {
+            Value::Array(v) => Ok(v),
+            _ => Err(format!("ill-sorted term {t:?}")),
+        }
+    };
     let lin = |l: &super::Lin, memo: &mut FxHashMap<u64, Value>| -> Result<BigInt, String> {
         let mut acc = l.k.clone();
         for (s, c) in &l.terms {
@@ -206,6 +214,19 @@ fn eval_memo(t: &Term, a: &Assignment, memo: &mut FxHashMap<u64, Value>) -> Resu
         TermNode::ToReal(s) => Value::Real(Rat::from_integer(int(s, memo)?)),
         TermNode::ToInt(s) => Value::Int(real(s, memo)?.floor().to_integer()),
         TermNode::IsInt(s) => Value::Bool(real(s, memo)?.is_integer()),
+        TermNode::Select(x, i) => {
+            let i = eval_memo(i, a, memo)?;
+            array(x, memo)?.get(&i)
+        }
+        TermNode::Store(x, i, v) => {
+            let i = eval_memo(i, a, memo)?;
+            let v = eval_memo(v, a, memo)?;
+            super::array_value(array(x, memo)?.store(i, v))
+        }
+        TermNode::ConstArray(s, v) => {
+            super::array_value(super::ArrayValue::constant(*s, eval_memo(v, a, memo)?))
+        }
+        TermNode::ArrEq(x, y) => Value::Bool(array(x, memo)? == array(y, memo)?),
     };
     memo.insert(t.uid(), v.clone());
     Ok(v)

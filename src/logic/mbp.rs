@@ -77,6 +77,8 @@ pub fn implicant(phi: &Term, model: &Assignment) -> Result<Vec<Term>, String> {
 /// formulas in `phi` may have any Boolean structure; `model` must satisfy them and assign
 /// every variable they mention.
 pub fn project(phi: &[Term], model: &Assignment, elim: &[Var]) -> Result<Projection, String> {
+    let (phi, elim, replaced) = array::substitute(phi, model, elim)?;
+    let (phi, elim) = (&phi[..], &elim[..]);
     let mut p = Projector {
         model: model.clone(),
         elim: elim.iter().cloned().collect(),
@@ -92,13 +94,13 @@ pub fn project(phi: &[Term], model: &Assignment, elim: &[Var]) -> Result<Project
         kept: vec![],
         cons: vec![],
         fresh: 0,
-        substitutions: 0,
+        substitutions: replaced,
     };
     for v in elim {
         match v.sort {
             Sort::Int => p.int_elim.push(mk_var_of(v)),
             Sort::Real => p.real_elim.push(mk_var_of(v)),
-            Sort::Bool => {}
+            Sort::Bool | Sort::Array(_) => {}
         }
     }
     for f in bool_eq::solve_bool_equalities(phi, &p.elim) {
@@ -296,6 +298,8 @@ impl Projector {
         }
         let b = match t.get() {
             TermNode::Var(v) => self.elim.contains(v),
+            // opaque atoms: eliminated variables under them were replaced (array::substitute)
+            _ if array::is_array_op(t) => free_vars(t).iter().any(|v| self.elim.contains(v)),
             TermNode::Ite(..) => true,
             _ => t.children().into_iter().any(|c| self.impure(c)),
         };
@@ -313,6 +317,14 @@ impl Projector {
 
     /// Sorts a literal of the implicant: kept, dropped, or a constraint.
     fn add_lit(&mut self, lit: Term) -> Result<(), String> {
+        let inner = match lit.get() {
+            TermNode::Not(s) => s,
+            _ => &lit,
+        };
+        if array::is_array_op(inner) && !self.impure(inner) {
+            self.kept.push(lit);
+            return Ok(());
+        }
         let con = match lit.get() {
             // an eliminated Boolean: exists b. b (or not b) is true
             TermNode::Var(_) | TermNode::Not(_)
@@ -696,6 +708,7 @@ impl Projector {
     }
 }
 
+mod array;
 mod bool_eq;
 mod real;
 #[cfg(test)]

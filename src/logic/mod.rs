@@ -1,6 +1,7 @@
 //! The logic: hash-consed terms over linear integer and real arithmetic with Booleans, their exact evaluation and their SMT-LIB printing.
 
 mod arith;
+pub mod array;
 mod defs;
 mod eval;
 mod linear;
@@ -11,6 +12,9 @@ pub mod real;
 mod term;
 
 pub use arith::*;
+pub use array::{
+    array_sort, array_value, mk_arr_eq, mk_const_array, mk_select, mk_store, ArrSort, ArrayValue,
+};
 pub use defs::{definition, definitions, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};
 pub use linear::Lin;
@@ -24,12 +28,14 @@ pub use term::*;
 use num_bigint::BigInt;
 use std::fmt;
 
-/// The two sorts of the LIA fragment.
+/// The sorts: `Int`, `Bool`, `Real`, and arrays of them (to any depth).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Sort {
     Int,
     Bool,
     Real,
+    /// `(Array index element)`, interned ([`array::ArrSort`]).
+    Array(ArrSort),
 }
 
 impl Sort {
@@ -39,6 +45,7 @@ impl Sort {
             Sort::Int => Value::Int(BigInt::from(0)),
             Sort::Bool => Value::Bool(false),
             Sort::Real => Value::Real(rat(0)),
+            Sort::Array(a) => array_value(ArrayValue::constant(self, a.parts().1.default_value())),
         }
     }
 }
@@ -49,17 +56,20 @@ impl fmt::Display for Sort {
             Sort::Int => write!(f, "Int"),
             Sort::Bool => write!(f, "Bool"),
             Sort::Real => write!(f, "Real"),
+            Sort::Array(a) => write!(f, "{a:?}"),
         }
     }
 }
 
 /// A concrete value of a sort.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Value {
     Int(BigInt),
     Bool(bool),
     /// An exact rational, the value of a `Real` term.
     Real(Rat),
+    /// An array: a default and finitely many stored points.
+    Array(std::sync::Arc<ArrayValue>),
 }
 
 impl Value {
@@ -68,6 +78,7 @@ impl Value {
             Value::Int(_) => Sort::Int,
             Value::Bool(_) => Sort::Bool,
             Value::Real(_) => Sort::Real,
+            Value::Array(a) => a.sort,
         }
     }
 
@@ -77,6 +88,7 @@ impl Value {
             Value::Int(n) => mk_int(n.clone()),
             Value::Bool(b) => mk_bool(*b),
             Value::Real(r) => mk_real(r.clone()),
+            Value::Array(a) => a.to_term(),
         }
     }
 }
@@ -88,6 +100,7 @@ impl fmt::Display for Value {
             Value::Int(n) => write!(f, "{n}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Real(r) => write!(f, "{}", rat_smtlib(r)),
+            Value::Array(a) => write!(f, "{a}"),
         }
     }
 }

@@ -273,6 +273,15 @@ fn write_app(op: &str, t: &Term, names: &Names, out: &mut String) {
     out.push(')');
 }
 
+fn write_apps(op: &str, ts: &[&Term], names: &Names, out: &mut String) {
+    let _ = write!(out, "({op}");
+    for t in ts {
+        out.push(' ');
+        write_term(t, names, out);
+    }
+    out.push(')');
+}
+
 fn write_node(n: &TermNode, names: &Names, out: &mut String) {
     match n {
         TermNode::Var(v) => out.push_str(&smt_symbol(&v.name)),
@@ -340,6 +349,10 @@ fn write_node(n: &TermNode, names: &Names, out: &mut String) {
         TermNode::ToReal(t) => write_app("to_real", t, names, out),
         TermNode::ToInt(t) => write_app("to_int", t, names, out),
         TermNode::IsInt(t) => write_app("is_int", t, names, out),
+        TermNode::Select(a, i) => write_apps("select", &[a, i], names, out),
+        TermNode::Store(a, i, v) => write_apps("store", &[a, i, v], names, out),
+        TermNode::ArrEq(a, b) => write_apps("=", &[a, b], names, out),
+        TermNode::ConstArray(s, v) => write_apps(&format!("(as const {s})"), &[v], names, out),
         TermNode::Div(t, d) | TermNode::Mod(t, d) => {
             out.push_str(if matches!(n, TermNode::Div(..)) {
                 "(div "

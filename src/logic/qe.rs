@@ -45,6 +45,8 @@ pub struct QeStats {
     pub fallbacks: u64,
     /// Quantifiers neither could eliminate.
     pub failures: u64,
+    /// Quantifiers over arrays, left in place.
+    pub kept_arrays: u64,
 }
 
 /// Does `t` contain a quantifier?
@@ -170,6 +172,20 @@ impl Qe {
             TermNode::ToReal(a) => mk_to_real(self.rebuild(a, memo)?),
             TermNode::ToInt(a) => mk_to_int(self.rebuild(a, memo)?),
             TermNode::IsInt(a) => mk_is_int(self.rebuild(a, memo)?),
+            TermNode::Select(a, i) => {
+                let a = self.rebuild(a, memo)?;
+                mk_select(a, self.rebuild(i, memo)?)
+            }
+            TermNode::Store(a, i, v) => {
+                let a = self.rebuild(a, memo)?;
+                let i = self.rebuild(i, memo)?;
+                mk_store(a, i, self.rebuild(v, memo)?)
+            }
+            TermNode::ConstArray(s, v) => mk_const_array(*s, self.rebuild(v, memo)?),
+            TermNode::ArrEq(a, b) => {
+                let a = self.rebuild(a, memo)?;
+                mk_arr_eq(a, self.rebuild(b, memo)?)
+            }
         };
         memo.insert(t.uid(), r.clone());
         Ok(r)
@@ -216,6 +232,12 @@ impl Qe {
             return Ok(mk_or(out));
         }
         self.stats.quantifiers += 1;
+        if vars.iter().any(|v| v.sort.is_array()) {
+            // projection by model values would enumerate array values without end, and z3's
+            // `qe` rarely eliminates arrays: the quantifier stays (the validator's z3 reads it)
+            self.stats.kept_arrays += 1;
+            return Ok(q);
+        }
         let own = self.by_mbp(vars, body);
         match own {
             Ok(Some(r)) => {

@@ -70,6 +70,14 @@ pub enum TermNode {
     ToInt(Term),
     /// `is_int` of a real term that is not integral by construction.
     IsInt(Term),
+    /// `(select array index)` that does not read over a write (see [`super::array`]).
+    Select(Term, Term),
+    /// `(store array index value)`.
+    Store(Term, Term, Term),
+    /// `((as const sort) value)`: the array of `sort` that is `value` everywhere.
+    ConstArray(Sort, Term),
+    /// Equality of two array terms (ordered by id).
+    ArrEq(Term, Term),
 }
 
 /// A hash-consed term: a shared node with a unique id. Equality, ordering and hashing go by
@@ -273,6 +281,12 @@ impl TermNode {
             | TermNode::ToInt(_) => Sort::Int,
             TermNode::Real(_) | TermNode::RLin(_) | TermNode::ToReal(_) => Sort::Real,
             TermNode::Ite(_, t, _) => t.sort(),
+            TermNode::Select(a, _) => match a.sort().array_parts() {
+                Some((_, e)) => e,
+                None => Sort::Bool, // ill-sorted: the parser never builds it
+            },
+            TermNode::Store(a, _, _) => a.sort(),
+            TermNode::ConstArray(s, _) => *s,
             _ => Sort::Bool,
         }
     }
@@ -311,7 +325,11 @@ impl TermNode {
             TermNode::Exists(_, t) => stack.push(t),
             TermNode::And(ts) | TermNode::Or(ts) => stack.extend(ts.iter().rev()),
             TermNode::Ite(c, t, e) => stack.extend([e, t, c]),
-            TermNode::Iff(a, b) => stack.extend([b, a]),
+            TermNode::Iff(a, b) | TermNode::Select(a, b) | TermNode::ArrEq(a, b) => {
+                stack.extend([b, a])
+            }
+            TermNode::Store(a, i, v) => stack.extend([v, i, a]),
+            TermNode::ConstArray(_, v) => stack.push(v),
             TermNode::Lin(l) | TermNode::Le(l) | TermNode::EqZ(l) => {
                 stack.extend(l.terms.iter().rev().map(|(t, _)| t))
             }
@@ -497,6 +515,7 @@ pub fn mk_eq(a: Term, b: Term) -> Term {
     }
     let (a, b) = coerce2(a, b);
     match a.sort() {
+        Sort::Array(_) => super::array::mk_arr_eq(a, b),
         Sort::Int => mk_eqz_lin(Lin::of(&a).sub(&Lin::of(&b))),
         Sort::Real => mk_reqz_lin(RLin::of(&a).sub(&RLin::of(&b))),
         Sort::Bool => match (a.as_bool(), b.as_bool()) {
@@ -600,6 +619,20 @@ fn map_vars_memo(
         TermNode::ToReal(a) => super::real::mk_to_real(map_vars_memo(a, f, memo)),
         TermNode::ToInt(a) => super::real::mk_to_int(map_vars_memo(a, f, memo)),
         TermNode::IsInt(a) => super::real::mk_is_int(map_vars_memo(a, f, memo)),
+        TermNode::Select(a, i) => {
+            let a = map_vars_memo(a, f, memo);
+            super::array::mk_select(a, map_vars_memo(i, f, memo))
+        }
+        TermNode::Store(a, i, v) => {
+            let a = map_vars_memo(a, f, memo);
+            let i = map_vars_memo(i, f, memo);
+            super::array::mk_store(a, i, map_vars_memo(v, f, memo))
+        }
+        TermNode::ConstArray(s, v) => super::array::mk_const_array(*s, map_vars_memo(v, f, memo)),
+        TermNode::ArrEq(a, b) => {
+            let a = map_vars_memo(a, f, memo);
+            super::array::mk_arr_eq(a, map_vars_memo(b, f, memo))
+        }
         TermNode::Exists(vs, body) => {
             let mut inner = |v: &Var| if vs.contains(v) { None } else { f(v) };
             let body = map_vars(body, &mut inner);

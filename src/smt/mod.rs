@@ -16,6 +16,7 @@
 //!   `get-info`, raw queries): such answers are read by a separate [`rsmt2::parse::SmtParser`]
 //!   fed byte by byte from the solver's output, so it never reads past the answer.
 
+mod array_value;
 mod kill;
 mod parse;
 mod process;
@@ -136,6 +137,9 @@ pub struct SolverConfig {
     /// The queries may mention `Real` terms: solvers that need a logic are started in
     /// `QF_LIRA` instead of `QF_LIA`.
     pub reals: bool,
+    /// The queries may mention arrays: solvers that need a logic get `QF_AUFLIA` (or
+    /// `QF_AUFLIRA` with reals).
+    pub arrays: bool,
 }
 
 impl SolverConfig {
@@ -149,6 +153,7 @@ impl SolverConfig {
             interpolation: false,
             memory_limit_mb: None,
             reals: false,
+            arrays: false,
         }
     }
 

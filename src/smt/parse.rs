@@ -161,6 +161,9 @@ impl SexpReader<'_> {
 /// `1.5`, `2.0`, `(/ 1 2)`, `(- (/ 3 4))`, `(/ (- 3) 4)`, and the occasional
 /// `(+ ...)`/`(* ...)` of numerals. A value with a decimal point or a `/` is a `Real`.
 pub(super) fn sexp_to_value(e: &Sexp) -> Result<Value, String> {
+    if super::array_value::is_array_sexp(e) {
+        return super::array_value::sexp_to_array(e);
+    }
     match e {
         Sexp::Atom(a) if a == "true" => Ok(Value::Bool(true)),
         Sexp::Atom(a) if a == "false" => Ok(Value::Bool(false)),

@@ -151,12 +151,8 @@ pub(super) fn drain_stderr(pid: i32, label: &str) -> Arc<Mutex<StderrTail>> {
     tail
 }
 
-pub(super) fn sort_name(s: Sort) -> &'static str {
-    match s {
-        Sort::Int => "Int",
-        Sort::Bool => "Bool",
-        Sort::Real => "Real",
-    }
+pub(super) fn sort_name(s: Sort) -> String {
+    s.to_string()
 }
 
 pub(super) fn default_value(s: Sort) -> Value {

@@ -33,6 +33,7 @@ pub struct Smt {
     kind: SolverKind,
     interpolation: bool,
     reals: bool,
+    arrays: bool,
     label: String,
     kill: KillSwitch,
     killed: bool,
@@ -77,6 +78,7 @@ impl Smt {
             kind: cfg.kind,
             interpolation: cfg.interpolation,
             reals: cfg.reals,
+            arrays: cfg.arrays,
             label: label.to_string(),
             kill: cfg.kill.clone(),
             killed: false,
@@ -136,6 +138,10 @@ impl Smt {
     fn setup(&mut self) -> Result<(), SmtError> {
         let logic = match self.kind {
             SolverKind::Z3 => None,
+            SolverKind::Yices | SolverKind::SmtInterpol if self.arrays && self.reals => {
+                Some("QF_AUFLIRA")
+            }
+            SolverKind::Yices | SolverKind::SmtInterpol if self.arrays => Some("QF_AUFLIA"),
             SolverKind::Yices | SolverKind::SmtInterpol if self.reals => Some("QF_LIRA"),
             SolverKind::Yices | SolverKind::SmtInterpol => Some("QF_LIA"),
             SolverKind::Cvc5 => Some("ALL"),
@@ -375,6 +381,16 @@ impl Smt {
                 // a real variable may be printed as an integer numeral (yices: `2`)
                 let val = match (v.sort, val) {
                     (crate::logic::Sort::Real, Value::Int(n)) => Value::Real(Rat::from_integer(n)),
+                    (_, val) => val,
+                };
+                // a lambda's element sort is that of its values: `1` in a Real array
+                let val = match (v.sort.array_parts(), val) {
+                    (Some(_), Value::Array(a)) if a.sort != v.sort => {
+                        match super::array_value::recast(&a, v.sort) {
+                            Some(x) => x,
+                            None => Value::Array(a),
+                        }
+                    }
                     (_, val) => val,
                 };
                 if val.sort() != v.sort {

@@ -190,12 +190,7 @@ impl EncodeCache {
                     Role::Step => "t",
                     Role::Query => "q",
                 };
-                let s = match sort {
-                    Sort::Int => "i",
-                    Sort::Bool => "b",
-                    Sort::Real => "r",
-                };
-                mk_var(&format!("{r}.{s}{n}"), sort)
+                mk_var(&format!("{r}.{}", slot_name(sort, n)), sort)
             })
             .clone()
     }
@@ -216,6 +211,16 @@ pub struct TsAdapter {
     loc_of: Vec<usize>,
     /// Position of each state variable.
     state_pos: FxHashMap<Var, usize>,
+}
+
+/// The name of the `n`-th slot of sort `s`.
+fn slot_name(s: Sort, n: usize) -> String {
+    match s {
+        Sort::Int => format!("i{n}"),
+        Sort::Bool => format!("b{n}"),
+        Sort::Real => format!("r{n}"),
+        Sort::Array(a) => format!("a{}_{n}", a.id()),
+    }
 }
 
 fn default_of(s: Sort) -> Term {
@@ -241,50 +246,32 @@ impl TsAdapter {
         });
         let mut state: Vec<Var> = loc.iter().cloned().collect();
         let mut slots = vec![vec![]; sys.preds.len()];
-        let (mut n_int, mut n_bool, mut n_real) = (0, 0, 0);
+        // slots are shared between predicates, per sort: i0 i1 .. for Int, r.. for Real,
+        // b.. for Bool, a<k>_.. for the k-th array sort
+        let mut most: std::collections::BTreeMap<Sort, usize> = Default::default();
         for &p in &preds {
-            let (mut i, mut b, mut r) = (0, 0, 0);
+            let mut count: FxHashMap<Sort, usize> = FxHashMap::default();
             for s in &sys.pred(p).sorts {
-                let name = match s {
-                    Sort::Int => {
-                        i += 1;
-                        format!("i{}", i - 1)
-                    }
-                    Sort::Bool => {
-                        b += 1;
-                        format!("b{}", b - 1)
-                    }
-                    Sort::Real => {
-                        r += 1;
-                        format!("r{}", r - 1)
-                    }
-                };
+                let n = count.entry(*s).or_default();
                 slots[p.idx()].push(Var {
-                    name: name.into(),
+                    name: slot_name(*s, *n).into(),
                     sort: *s,
                 });
+                *n += 1;
             }
-            n_int = n_int.max(i);
-            n_bool = n_bool.max(b);
-            n_real = n_real.max(r);
+            for (s, n) in count {
+                let m = most.entry(s).or_default();
+                *m = (*m).max(n);
+            }
         }
-        for i in 0..n_int {
-            state.push(Var {
-                name: format!("i{i}").into(),
-                sort: Sort::Int,
-            });
-        }
-        for r in 0..n_real {
-            state.push(Var {
-                name: format!("r{r}").into(),
-                sort: Sort::Real,
-            });
-        }
-        for b in 0..n_bool {
-            state.push(Var {
-                name: format!("b{b}").into(),
-                sort: Sort::Bool,
-            });
+        // Int slots first, then Real, then Bool, then arrays (the order of `Sort`)
+        for (&s, &n) in &most {
+            for k in 0..n {
+                state.push(Var {
+                    name: slot_name(s, k).into(),
+                    sort: s,
+                });
+            }
         }
         let next: Vec<Var> = state
             .iter()
@@ -394,27 +381,16 @@ impl TsAdapter {
                 conj.extend_from_slice(cache.unused(h.pred, false));
             }
         }
-        let (mut ni, mut nb, mut nr) = (0, 0, 0);
+        let mut count: FxHashMap<Sort, usize> = FxHashMap::default();
         let mut vars = vec![];
         for x in c.var_terms() {
             let v = x.as_var().expect("a variable term");
             let t = match map.get(v) {
                 Some(t) => t.clone(),
                 None => {
-                    let n = match v.sort {
-                        Sort::Int => {
-                            ni += 1;
-                            ni - 1
-                        }
-                        Sort::Bool => {
-                            nb += 1;
-                            nb - 1
-                        }
-                        Sort::Real => {
-                            nr += 1;
-                            nr - 1
-                        }
-                    };
+                    let c = count.entry(v.sort).or_default();
+                    let n = *c;
+                    *c += 1;
                     let t = cache.local(role, v.sort, n);
                     map.insert(v.clone(), t.clone());
                     t

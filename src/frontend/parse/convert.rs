@@ -219,6 +219,9 @@ impl Parser<'_> {
             Node::Match(_) => Err(self.err_at("match", "unsupported `match` term")),
             Node::App { head, start, len } => {
                 let s = self.syn.qsym(head);
+                if s == op::CONST && !self.is_bound(s) {
+                    return self.const_array(head, start..start + len, t);
+                }
                 if self.pred(s).is_some() && !self.is_bound(s) {
                     return self.pred_app(s, start..start + len, mode, t);
                 }
@@ -268,6 +271,47 @@ impl Parser<'_> {
             out.push(t);
         }
         Ok(out)
+    }
+
+    /// The index and element sorts of `x`, which must be an array.
+    fn array_parts(&self, x: &Term, src: TermId) -> Result<(Sort, Sort), InputError> {
+        x.sort().array_parts().ok_or_else(|| {
+            self.err_at(
+                &self.first_token(src),
+                format!(
+                    "`{}` has sort {}, not an array sort",
+                    short(&self.syn.c_term(src)),
+                    x.sort()
+                ),
+            )
+        })
+    }
+
+    /// `((as const S) v)`: the array of sort `S` that is `v` everywhere.
+    fn const_array(
+        &mut self,
+        head: super::syntax::QId,
+        a: Range<u32>,
+        src: TermId,
+    ) -> Result<Term, InputError> {
+        self.arity(op::CONST, a.len(), 1, 1, src)?;
+        let sort = match self.syn.qsort(head) {
+            Some(s) => self.sort(s)?,
+            None => {
+                return Err(self.err_at(
+                    "const",
+                    format!("`{}`: `const` needs a sort (`(as const S)`)", short(&self.syn.c_term(src))),
+                ))
+            }
+        };
+        let Some((_, es)) = sort.array_parts() else {
+            return Err(self.err_at("const", format!("`(as const {sort})` needs an array sort")));
+        };
+        let k = self.syn.kids[a.start as usize];
+        let v = self.term(k, &mut Mode::Inner)?;
+        self.expect(&v, es, k)?;
+        let v = if es == Sort::Real { mk_to_real(v) } else { v };
+        Ok(mk_const_array(sort, v))
     }
 
     fn arity(
@@ -518,6 +562,32 @@ impl Parser<'_> {
                     mk_mod(ts[0].clone(), d)
                 }
             }
+            op::SELECT => {
+                self.arity(name, n, 2, 2, src)?;
+                let x = self.term(kid(self, 0), inner)?;
+                let (is, _) = self.array_parts(&x, kid(self, 0))?;
+                let i = self.term(kid(self, 1), inner)?;
+                self.expect(&i, is, kid(self, 1))?;
+                self.memo(name, vec![x, i], |mut ts| {
+                    let i = ts.pop().unwrap();
+                    mk_select(ts.pop().unwrap(), i)
+                })
+            }
+            op::STORE => {
+                self.arity(name, n, 3, 3, src)?;
+                let x = self.term(kid(self, 0), inner)?;
+                let (is, es) = self.array_parts(&x, kid(self, 0))?;
+                let i = self.term(kid(self, 1), inner)?;
+                self.expect(&i, is, kid(self, 1))?;
+                let v = self.term(kid(self, 2), inner)?;
+                self.expect(&v, es, kid(self, 2))?;
+                let v = if es == Sort::Real { mk_to_real(v) } else { v };
+                self.memo(name, vec![x, i, v], |mut ts| {
+                    let v = ts.pop().unwrap();
+                    let i = ts.pop().unwrap();
+                    mk_store(ts.pop().unwrap(), i, v)
+                })
+            }
             op::ABS => {
                 self.arity(name, n, 1, 1, src)?;
                 let x = self.arith_args(a, inner)?.pop().unwrap();
@@ -525,10 +595,7 @@ impl Parser<'_> {
             }
             _ => {
                 let name = self.name(name);
-                let what = match name {
-                    "select" | "store" => "arrays are not supported".to_string(),
-                    _ => "it is neither a declared predicate nor a function of linear integer or real arithmetic".to_string(),
-                };
+                let what = "it is neither a declared predicate nor a function of linear integer or real arithmetic or arrays";
                 return Err(self.err_at(
                     &format!("({name}"),
                     format!(

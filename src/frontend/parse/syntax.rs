@@ -254,6 +254,26 @@ impl Syntax {
         }
     }
 
+    /// The index and element sorts of `(Array I E)`.
+    pub fn array_sort_parts(&self, s: SortId) -> Option<(SortId, SortId)> {
+        match &self.sorts[s as usize] {
+            (Identifier::Simple { symbol }, params)
+                if *symbol == super::op::ARRAY && params.len() == 2 =>
+            {
+                Some((params[0], params[1]))
+            }
+            _ => None,
+        }
+    }
+
+    /// The sort of a qualified identifier `(as f S)`, if it has one.
+    pub fn qsort(&self, q: QId) -> Option<SortId> {
+        if q.0 & COMPLEX == 0 {
+            return None;
+        }
+        self.qids[(q.0 & !COMPLEX) as usize].1
+    }
+
     /// The symbol of a qualified identifier (ignoring indices and sort).
     pub fn qsym(&self, q: QId) -> Sym {
         if q.0 & COMPLEX == 0 {

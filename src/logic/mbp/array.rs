@@ -1,0 +1,111 @@
+//! Arrays in model-based projection: an eliminated variable that is an array, or that occurs
+//! under an array operation (`select`, `store`, a constant array, an array equality), is
+//! removed before the arithmetic projection runs: by its definition when a conjunct gives
+//! one (`a' = store(a, i, x)`, exact), else by a kept variable of the same sort and model
+//! value, else by its model value.
+//!
+//! `phi[x := t]` with `M(t) = M(x)` implies `exists x. phi` and `M` satisfies it, so the
+//! replacement is a projection, only a weaker one than z3's `mbp_arrays` (store elimination
+//! through partial equalities is not done). Reading over the stores of the constant arrays that this puts in
+//! the formula turns their `select`s into `ite` chains over the index ([`super::mk_select`]),
+//! which the integer projection handles. Each replacement is counted as a model
+//! substitution.
+
+use super::super::*;
+use rustc_hash::FxHashSet;
+
+/// `phi` with those eliminated variables replaced by their values, the variables left to
+/// eliminate, and the number replaced.
+pub(super) fn substitute(
+    phi: &[Term],
+    model: &Assignment,
+    elim: &[Var],
+) -> Result<(Vec<Term>, Vec<Var>, usize), String> {
+    let elim_set: FxHashSet<&Var> = elim.iter().collect();
+    let mut under_array: FxHashSet<Var> = FxHashSet::default();
+    let mut seen: FxHashSet<u64> = FxHashSet::default();
+    for f in phi {
+        let mut stack = vec![f.clone()];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.uid()) {
+                continue;
+            }
+            let array_op = matches!(
+                t.get(),
+                TermNode::Select(..)
+                    | TermNode::Store(..)
+                    | TermNode::ConstArray(..)
+                    | TermNode::ArrEq(..)
+            );
+            if array_op {
+                under_array.extend(free_vars(&t).into_iter().filter(|v| elim_set.contains(v)));
+            } else {
+                stack.extend(t.children().into_iter().cloned());
+            }
+        }
+    }
+    let mut replace: Vec<Var> = elim
+        .iter()
+        .filter(|v| v.sort.is_array() || under_array.contains(*v))
+        .cloned()
+        .collect();
+    if replace.is_empty() {
+        return Ok((phi.to_vec(), elim.to_vec(), 0));
+    }
+    let mut phi: Vec<Term> = phi.to_vec();
+    // 1. definitions `v = t` among the conjuncts (`a' = store(a, i, x)`): exact
+    loop {
+        let found = phi
+            .iter()
+            .flat_map(conjuncts)
+            .flat_map(|c| definitions(&c))
+            .find(|(v, _)| replace.contains(v));
+        let Some((v, t)) = found else { break };
+        let map = rustc_hash::FxHashMap::from_iter([(v.clone(), t)]);
+        phi = phi.iter().map(|f| subst(f, &map)).collect();
+        replace.retain(|w| *w != v);
+    }
+    // 2. the others: a kept variable of the same sort and value if there is one (more
+    //    general than the value), else the value itself
+    let mut kept: Vec<Var> = vec![];
+    let mut seen_kept: FxHashSet<Var> = FxHashSet::default();
+    for f in &phi {
+        for v in free_vars(f) {
+            if !elim_set.contains(&v) && seen_kept.insert(v.clone()) {
+                kept.push(v);
+            }
+        }
+    }
+    let mut map = rustc_hash::FxHashMap::default();
+    for v in &replace {
+        let val = model
+            .get(v)
+            .ok_or_else(|| format!("mbp: no model value for {}", v.name))?;
+        let same = kept
+            .iter()
+            .find(|k| k.sort == v.sort && model.get(*k) == Some(val));
+        let t = match same {
+            Some(k) => mk_var_of(k),
+            None => val.to_term(),
+        };
+        map.insert(v.clone(), t);
+    }
+    let phi: Vec<Term> = phi.iter().map(|f| subst(f, &map)).collect();
+    // defined or replaced: none is left in `phi`; a definition may have put another
+    // eliminated variable under an array operation, so again on the rest (fewer each time)
+    let rest: Vec<Var> = elim
+        .iter()
+        .filter(|v| !(v.sort.is_array() || under_array.contains(*v)))
+        .cloned()
+        .collect();
+    let (phi, rest, more) = substitute(&phi, model, &rest)?;
+    Ok((phi, rest, map.len() + more))
+}
+
+/// Is `t` an array operation (an opaque atom for the arithmetic projection)?
+pub(super) fn is_array_op(t: &Term) -> bool {
+    matches!(
+        t.get(),
+        TermNode::Select(..) | TermNode::Store(..) | TermNode::ConstArray(..) | TermNode::ArrEq(..)
+    )
+}
