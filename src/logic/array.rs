@@ -173,30 +173,19 @@ fn provably_distinct(i: &Term, j: &Term) -> bool {
     false
 }
 
-/// The stores of a ground array, newest first, and its default.
-fn ground_points(a: &Term) -> (Vec<(Term, Term)>, Term) {
-    let mut pts = vec![];
-    let mut cur = a.clone();
-    loop {
-        let next = match cur.get() {
-            TermNode::Store(b, i, v) => {
-                pts.push((i.clone(), v.clone()));
-                b.clone()
-            }
-            TermNode::ConstArray(_, v) => return (pts, v.clone()),
-            _ => unreachable!("ground_points of a non-ground array"),
-        };
-        cur = next;
-    }
-}
-
-/// Longest store chain over a constant array that `select` expands into an `ite` chain.
-const EXPAND_GROUND: usize = 32;
+/// Most stores of one chain that `select` reads over by cases (`ite`).
+const EXPAND_STORES: usize = 64;
 
 /// `(select a i)`, reading over writes: through stores at provably different indices, to the
 /// stored value at the same index, to the value of a constant array, into both branches of
-/// an `ite`; over a short ground array at a non-constant index, an `ite` chain.
+/// an `ite`; over a store at an index that may or may not be `i`, by cases:
+/// `select(store(b, j, v), i) = ite(i = j, v, select(b, i))` (up to [`EXPAND_STORES`]
+/// stores), so that selects apply to array variables and the arithmetic sees the cases.
 pub fn mk_select(a: Term, i: Term) -> Term {
+    select_depth(a, i, 0)
+}
+
+fn select_depth(a: Term, i: Term, depth: usize) -> Term {
     let mut cur = a;
     loop {
         let next = match cur.get() {
@@ -205,27 +194,25 @@ pub fn mk_select(a: Term, i: Term) -> Term {
                     return v.clone();
                 }
                 if !provably_distinct(&i, j) {
-                    break;
+                    if depth >= EXPAND_STORES {
+                        break;
+                    }
+                    let rest = select_depth(b.clone(), i.clone(), depth + 1);
+                    return mk_ite(mk_eq(i, j.clone()), v.clone(), rest);
                 }
                 b.clone()
             }
             TermNode::ConstArray(_, v) => return v.clone(),
             TermNode::Ite(c, x, y) => {
-                return mk_ite(c.clone(), mk_select(x.clone(), i.clone()), mk_select(y.clone(), i))
+                return mk_ite(
+                    c.clone(),
+                    select_depth(x.clone(), i.clone(), depth + 1),
+                    select_depth(y.clone(), i, depth + 1),
+                )
             }
             _ => break,
         };
         cur = next;
-    }
-    if is_ground(&cur) && !is_ground(&i) {
-        let (pts, default) = ground_points(&cur);
-        if pts.len() <= EXPAND_GROUND {
-            let mut out = default;
-            for (j, v) in pts.into_iter().rev() {
-                out = mk_ite(mk_eq(i.clone(), j), v, out);
-            }
-            return out;
-        }
     }
     mk_node(TermNode::Select(cur, i))
 }
