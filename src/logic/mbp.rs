@@ -709,6 +709,8 @@ impl Projector {
 }
 
 mod array;
+#[cfg(test)]
+mod array_tests;
 mod bool_eq;
 mod real;
 #[cfg(test)]

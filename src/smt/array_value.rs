@@ -196,3 +196,36 @@ pub(super) fn expand_lets(e: &Sexp) -> Result<Sexp, String> {
     }
     go(e, &mut vec![])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(s: &str) -> Value {
+        sexp_to_value(&Sexp::parse(s).unwrap()).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    /// Each solver syntax of one array value reads into the same value, which prints back
+    /// as const-and-stores.
+    #[test]
+    fn array_values_in_each_syntax() {
+        let want = "(store ((as const (Array Int Int)) 0) 3 5)";
+        for s in [
+            want,
+            "(store (store ((as const (Array Int Int)) 0) 3 5) 4 0)",
+            "(let ((a!1 ((as const (Array Int Int)) 0))) (store a!1 3 5))",
+            "(lambda ((x!1 Int)) (ite (= x!1 3) 5 0))",
+            "(lambda ((x!1 Int)) (ite (= 3 x!1) 5 (ite (= x!1 3) 6 0)))",
+        ] {
+            assert_eq!(read(s).to_string(), want, "{s}");
+        }
+        // nested, negative numbers, a real element sort
+        let nested = "(store ((as const (Array Int (Array Int Int))) ((as const (Array Int Int)) 0)) \
+                      1 (store ((as const (Array Int Int)) 0) 2 (- 7)))";
+        assert_eq!(read(nested).to_string(), nested);
+        let real = read("(store ((as const (Array Int Real)) 0.0) 1 (/ 1 2))");
+        assert_eq!(real.to_string(), "(store ((as const (Array Int Real)) 0.0) 1 (/ 1 2))");
+        // not read: a reference into the model
+        assert!(sexp_to_value(&Sexp::parse("(_ as-array k!0)").unwrap()).is_err());
+    }
+}

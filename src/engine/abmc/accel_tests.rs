@@ -68,7 +68,7 @@ fn models(f: &Term, vars: &[Var], lo: i64, hi: i64) -> Vec<Vec<Value>> {
             (Some(vals), _) => vals,
             (None, Sort::Bool) => vec![Value::Bool(false), Value::Bool(true)],
             (None, Sort::Int) => (lo..=hi).map(|k| Value::Int(k.into())).collect(),
-            (None, Sort::Real) => unreachable!("integer systems only"),
+            (None, Sort::Real | Sort::Array(_)) => unreachable!("integer systems only"),
         };
         for val in vals {
             let mut map = FxHashMap::default();
@@ -134,7 +134,7 @@ impl Sys {
             .filter(|m| {
                 m.iter().all(|v| match v {
                     Value::Int(k) => k.abs() <= BigInt::from(r),
-                    Value::Bool(_) | Value::Real(_) => true,
+                    Value::Bool(_) | Value::Real(_) | Value::Array(_) => true,
                 })
             })
             .collect();

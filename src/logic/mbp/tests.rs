@@ -161,7 +161,7 @@ fn assignments(vars: &[Var]) -> Vec<Assignment> {
         let vals: Vec<Value> = match v.sort {
             Sort::Int => (-DOM..=DOM).map(|n| Value::Int(BigInt::from(n))).collect(),
             Sort::Bool => vec![Value::Bool(false), Value::Bool(true)],
-            Sort::Real => unreachable!("integer formulas only"),
+            Sort::Real | Sort::Array(_) => unreachable!("integer formulas only"),
         };
         out = out
             .into_iter()

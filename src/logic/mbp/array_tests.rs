@@ -1,0 +1,149 @@
+//! Property test of the array projection ([`super::array`]): random conjunctions over arrays
+//! and integers with a planted model. The result must hold in the model and imply
+//! `exists xs. phi` (z3 checks `result /\ not exists xs. phi` unsat).
+
+use super::*;
+use crate::logic::testing::Rng;
+use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+
+fn arr() -> Sort {
+    array_sort(Sort::Int, Sort::Int)
+}
+
+struct Gen {
+    rng: Rng,
+    arrays: Vec<Term>,
+    ints: Vec<Term>,
+}
+
+impl Gen {
+    fn int(&mut self, depth: u32) -> Term {
+        match self.rng.range(0, if depth == 0 { 1 } else { 3 }) {
+            0 => self.ints[self.rng.range(0, self.ints.len() as i64 - 1) as usize].clone(),
+            1 => mk_int(self.rng.range(-2, 2)),
+            _ => {
+                let a = self.array(depth - 1);
+                mk_select(a, self.int(depth - 1))
+            }
+        }
+    }
+
+    fn array(&mut self, depth: u32) -> Term {
+        match self.rng.range(0, if depth == 0 { 0 } else { 2 }) {
+            0 => self.arrays[self.rng.range(0, self.arrays.len() as i64 - 1) as usize].clone(),
+            _ => {
+                let a = self.array(depth - 1);
+                let i = self.int(depth - 1);
+                mk_store(a, i, self.int(depth - 1))
+            }
+        }
+    }
+
+    fn literal(&mut self) -> Term {
+        match self.rng.range(0, 3) {
+            0 => {
+                let a = self.array(1);
+                mk_eq(a, self.array(2))
+            }
+            1 => {
+                let a = self.int(2);
+                mk_le(a, self.int(2))
+            }
+            _ => {
+                let a = self.int(2);
+                mk_eq(a, self.int(2))
+            }
+        }
+    }
+}
+
+fn random_array(rng: &mut Rng) -> Value {
+    let mut a = ArrayValue::constant(arr(), Value::Int(rng.range(-2, 2).into()));
+    for _ in 0..rng.range(0, 2) {
+        a = a.store(
+            Value::Int(rng.range(-2, 2).into()),
+            Value::Int(rng.range(-2, 2).into()),
+        );
+    }
+    array_value(a)
+}
+
+/// Rounds of the property test.
+const ROUNDS: usize = 100;
+
+#[test]
+fn projection_of_random_array_conjunctions() {
+    let path = find_solver(SolverKind::Z3, None).expect("z3 (solvers/install)");
+    let mut smt = Smt::new(&SolverConfig::new(SolverKind::Z3, path), "mbp-arrays").unwrap();
+    smt.raw("(set-option :timeout 500)").unwrap();
+    let names = [("a", true), ("b", false), ("c", true)];
+    let arrays: Vec<Var> = names
+        .iter()
+        .map(|(n, _)| Var { name: (*n).into(), sort: arr() })
+        .collect();
+    let ints: Vec<Var> = ["i", "j", "x", "y"]
+        .iter()
+        .map(|n| Var { name: (*n).into(), sort: Sort::Int })
+        .collect();
+    let elim: Vec<Var> = vec![
+        arrays[0].clone(),
+        arrays[2].clone(),
+        ints[0].clone(),
+        ints[1].clone(),
+    ];
+    let mut g = Gen {
+        rng: Rng(11),
+        arrays: arrays.iter().map(mk_var_of).collect(),
+        ints: ints.iter().map(mk_var_of).collect(),
+    };
+    let (mut conclusive, mut nontrivial) = (0, 0);
+    for round in 0..ROUNDS {
+        let mut model = Assignment::default();
+        for v in &arrays {
+            model.insert(v.clone(), random_array(&mut g.rng));
+        }
+        for v in &ints {
+            model.insert(v.clone(), Value::Int(g.rng.range(-2, 2).into()));
+        }
+        // literals made true in the model
+        let phi: Vec<Term> = (0..g.rng.range(1, 4))
+            .map(|_| {
+                let l = g.literal();
+                if eval_bool(&l, &model).unwrap() {
+                    l
+                } else {
+                    mk_not(l)
+                }
+            })
+            .collect();
+        let r = project(&phi, &model, &elim).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let psi = mk_and(r.lits.clone());
+        let shown = || {
+            let p: Vec<String> = phi.iter().map(|t| SmtTerm(t).to_string()).collect();
+            format!("phi: {}\nresult: {}", p.join(" "), SmtTerm(&psi))
+        };
+        assert!(eval_bool(&psi, &model).unwrap(), "round {round}: the model falsifies the result\n{}", shown());
+        for v in free_vars(&psi) {
+            assert!(!elim.contains(&v), "round {round}: {} left\n{}", v.name, shown());
+        }
+        if psi != mk_true() {
+            nontrivial += 1;
+        }
+        smt.push().unwrap();
+        for v in arrays.iter().chain(&ints) {
+            smt.declare(v).unwrap();
+        }
+        smt.assert(&psi).unwrap();
+        smt.assert(&mk_not(mk_exists(elim.clone(), mk_and(phi.clone()))))
+            .unwrap();
+        let res = smt.check_sat().unwrap();
+        smt.pop().unwrap();
+        assert_ne!(res, SatResult::Sat, "round {round}: the result does not imply exists\n{}", shown());
+        if res == SatResult::Unsat {
+            conclusive += 1;
+        }
+    }
+    eprintln!("array projection: {conclusive} of {ROUNDS} checks conclusive, {nontrivial} results not `true`");
+    assert!(conclusive * 2 >= ROUNDS, "too many unknowns: {conclusive} of {ROUNDS} conclusive");
+    assert!(nontrivial * 3 >= ROUNDS, "too few non-trivial results: {nontrivial}");
+}
