@@ -1,3 +1,4 @@
+; expected: sat
 ; a and b start equal and get the same stores: they stay equal (extensionality).
 (set-logic HORN)
 (declare-fun inv ((Array Int Int) (Array Int Int)) Bool)

@@ -1,3 +1,4 @@
+; expected: unsat
 ; b gets v + 1 where a gets v: after one store they differ at that index.
 (set-logic HORN)
 (declare-fun inv ((Array Int Int) (Array Int Int)) Bool)

@@ -1,3 +1,4 @@
+; expected: sat
 ; Contract-style storage m[k][i]: each step adds 1 to m[0][0] and to the counter c.
 (set-logic HORN)
 (declare-fun inv ((Array Int (Array Int Int)) Int) Bool)

@@ -1,3 +1,4 @@
+; expected: unsat
 ; As nested-sat, but m[0][0] <= 3 is asserted: four steps break it.
 (set-logic HORN)
 (declare-fun inv ((Array Int (Array Int Int)) Int) Bool)

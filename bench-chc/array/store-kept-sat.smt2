@@ -1,3 +1,4 @@
+; expected: sat
 ; a[5] = 7 is stored once; the loop writes a[i] := i only at i >= 10, so a[5] stays 7.
 (set-logic HORN)
 (declare-fun inv ((Array Int Int) Int) Bool)

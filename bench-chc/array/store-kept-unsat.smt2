@@ -1,3 +1,4 @@
+; expected: unsat
 ; The loop writes a[i] := i from i = 0, so once i > 5, a[5] = 5: the query is reachable
 ; (a counterexample needs the stored value).
 (set-logic HORN)

@@ -1,3 +1,4 @@
+; expected: sat
 ; Non-linear, Solidity-style: a function summary f(s, s') over balances s, called twice.
 (set-logic HORN)
 (declare-fun f ((Array Int Int) (Array Int Int)) Bool)

@@ -1,3 +1,4 @@
+; expected: unsat
 ; As summary-sat, but claims the balance at 1 is unchanged after two calls.
 (set-logic HORN)
 (declare-fun f ((Array Int Int) (Array Int Int)) Bool)

@@ -1,3 +1,4 @@
+; expected: sat
 ; a[0] and a[1] are swapped any number of times: together they stay {x, y}.
 (set-logic HORN)
 (declare-fun inv ((Array Int Int) Int Int) Bool)

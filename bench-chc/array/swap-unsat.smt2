@@ -1,3 +1,4 @@
+; expected: unsat
 ; After one swap of a[0] = x and a[1] = y with x != y, a[0] is no longer x: reachable.
 (set-logic HORN)
 (declare-fun inv ((Array Int Int) Int Int Int) Bool)

@@ -31,7 +31,11 @@ const ARRAYS: [&str; 2] = ["a", "b"];
 const INTS: [&str; 3] = ["x", "y", "z"];
 
 fn gen_a(rng: &mut Rng, depth: u32) -> A {
-    match if depth == 0 { rng.range(0, 1) } else { rng.range(0, 4) } {
+    match if depth == 0 {
+        rng.range(0, 1)
+    } else {
+        rng.range(0, 4)
+    } {
         0 => A::Var(rng.range(0, 1) as usize),
         1 => A::Const(rng.range(-2, 2)),
         _ => A::Store(
@@ -43,11 +47,18 @@ fn gen_a(rng: &mut Rng, depth: u32) -> A {
 }
 
 fn gen_i(rng: &mut Rng, depth: u32) -> I {
-    match if depth == 0 { rng.range(0, 1) } else { rng.range(0, 4) } {
+    match if depth == 0 {
+        rng.range(0, 1)
+    } else {
+        rng.range(0, 4)
+    } {
         0 => I::Var(rng.range(0, 2) as usize),
         1 => I::Num(rng.range(-2, 2)),
         2 => I::Plus(Box::new(gen_i(rng, depth - 1)), rng.range(-1, 1)),
-        _ => I::Select(Box::new(gen_a(rng, depth - 1)), Box::new(gen_i(rng, depth - 1))),
+        _ => I::Select(
+            Box::new(gen_a(rng, depth - 1)),
+            Box::new(gen_i(rng, depth - 1)),
+        ),
     }
 }
 
@@ -127,11 +138,20 @@ fn simplified_array_terms_keep_their_meaning() {
             let ints: Vec<i64> = (0..3).map(|_| rng.range(-2, 2)).collect();
             let mut asg = Assignment::default();
             for (k, name) in ARRAYS.iter().enumerate() {
-                let v = Var { name: (*name).into(), sort: int_array() };
+                let v = Var {
+                    name: (*name).into(),
+                    sort: int_array(),
+                };
                 asg.insert(v, value_of(&arrays[k]));
             }
             for (k, name) in INTS.iter().enumerate() {
-                asg.insert(Var { name: (*name).into(), sort: Sort::Int }, Value::Int(ints[k].into()));
+                asg.insert(
+                    Var {
+                        name: (*name).into(),
+                        sort: Sort::Int,
+                    },
+                    Value::Int(ints[k].into()),
+                );
             }
             let want = ref_i(&i, &arrays, &ints);
             assert_eq!(
@@ -140,7 +160,11 @@ fn simplified_array_terms_keep_their_meaning() {
                 "{i:?} at {arrays:?} {ints:?}: built as {ti}"
             );
             let eq = value_of(&ref_a(&a1, &arrays, &ints)) == value_of(&ref_a(&a2, &arrays, &ints));
-            assert_eq!(eval(&teq, &asg).unwrap(), Value::Bool(eq), "{a1:?} = {a2:?}: {teq}");
+            assert_eq!(
+                eval(&teq, &asg).unwrap(),
+                Value::Bool(eq),
+                "{a1:?} = {a2:?}: {teq}"
+            );
             checked += 1;
         }
     }
@@ -152,8 +176,16 @@ fn ground_arrays_are_canonical() {
     let s = int_array();
     let c0 = mk_const_array(s, mk_int(0));
     // stores in two orders, and a store of the default, give the same term
-    let x = mk_store(mk_store(c0.clone(), mk_int(1), mk_int(5)), mk_int(2), mk_int(6));
-    let y = mk_store(mk_store(c0.clone(), mk_int(2), mk_int(6)), mk_int(1), mk_int(5));
+    let x = mk_store(
+        mk_store(c0.clone(), mk_int(1), mk_int(5)),
+        mk_int(2),
+        mk_int(6),
+    );
+    let y = mk_store(
+        mk_store(c0.clone(), mk_int(2), mk_int(6)),
+        mk_int(1),
+        mk_int(5),
+    );
     let z = mk_store(y.clone(), mk_int(3), mk_int(0));
     assert_eq!(x, y);
     assert_eq!(x, z);
@@ -184,10 +216,10 @@ fn nested_array_values_print_as_solvers_write_them() {
     let inner = array_sort(Sort::Int, Sort::Int);
     let outer = array_sort(Sort::Int, inner);
     let d = array_value(ArrayValue::constant(inner, Value::Int(0.into())));
-    let row = array_value(ArrayValue::constant(inner, Value::Int(0.into())).store(
-        Value::Int(2.into()),
-        Value::Int((-7).into()),
-    ));
+    let row = array_value(
+        ArrayValue::constant(inner, Value::Int(0.into()))
+            .store(Value::Int(2.into()), Value::Int((-7).into())),
+    );
     let m = ArrayValue::constant(outer, d).store(Value::Int(1.into()), row);
     assert_eq!(
         array_value(m).to_string(),

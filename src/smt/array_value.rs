@@ -71,7 +71,9 @@ pub(super) fn sexp_to_array(e: &Sexp) -> Result<Value, String> {
             let x = coerce(sexp_to_value(&v[3])?, es)?;
             Ok(array_value(a.store(i, x)))
         }
-        Some(Sexp::Atom(_)) if v[0].symbol() == Some("lambda") && v.len() == 3 => lambda(&v[1], &v[2]),
+        Some(Sexp::Atom(_)) if v[0].symbol() == Some("lambda") && v.len() == 3 => {
+            lambda(&v[1], &v[2])
+        }
         _ => Err(format!("unsupported array value `{}`", show(e))),
     }
 }
@@ -220,11 +222,15 @@ mod tests {
             assert_eq!(read(s).to_string(), want, "{s}");
         }
         // nested, negative numbers, a real element sort
-        let nested = "(store ((as const (Array Int (Array Int Int))) ((as const (Array Int Int)) 0)) \
+        let nested =
+            "(store ((as const (Array Int (Array Int Int))) ((as const (Array Int Int)) 0)) \
                       1 (store ((as const (Array Int Int)) 0) 2 (- 7)))";
         assert_eq!(read(nested).to_string(), nested);
         let real = read("(store ((as const (Array Int Real)) 0.0) 1 (/ 1 2))");
-        assert_eq!(real.to_string(), "(store ((as const (Array Int Real)) 0.0) 1 (/ 1 2))");
+        assert_eq!(
+            real.to_string(),
+            "(store ((as const (Array Int Real)) 0.0) 1 (/ 1 2))"
+        );
         // not read: a reference into the model
         assert!(sexp_to_value(&Sexp::parse("(_ as-array k!0)").unwrap()).is_err());
     }

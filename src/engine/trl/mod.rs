@@ -489,7 +489,9 @@ impl<'a> Run<'a> {
         let mut phi = self.learned[l].lits.clone();
         for (v, x) in vals {
             let t = match x {
-                Value::Int(_) | Value::Real(_) | Value::Array(_) => mk_eq(mk_var_of(v), x.to_term()),
+                Value::Int(_) | Value::Real(_) | Value::Array(_) => {
+                    mk_eq(mk_var_of(v), x.to_term())
+                }
                 Value::Bool(true) => mk_var_of(v),
                 Value::Bool(false) => mk_not(mk_var_of(v)),
             };

@@ -300,7 +300,10 @@ impl Parser<'_> {
             None => {
                 return Err(self.err_at(
                     "const",
-                    format!("`{}`: `const` needs a sort (`(as const S)`)", short(&self.syn.c_term(src))),
+                    format!(
+                        "`{}`: `const` needs a sort (`(as const S)`)",
+                        short(&self.syn.c_term(src))
+                    ),
                 ))
             }
         };

@@ -79,11 +79,17 @@ fn projection_of_random_array_conjunctions() {
     let names = [("a", true), ("b", false), ("c", true)];
     let arrays: Vec<Var> = names
         .iter()
-        .map(|(n, _)| Var { name: (*n).into(), sort: arr() })
+        .map(|(n, _)| Var {
+            name: (*n).into(),
+            sort: arr(),
+        })
         .collect();
     let ints: Vec<Var> = ["i", "j", "x", "y"]
         .iter()
-        .map(|n| Var { name: (*n).into(), sort: Sort::Int })
+        .map(|n| Var {
+            name: (*n).into(),
+            sort: Sort::Int,
+        })
         .collect();
     let elim: Vec<Var> = vec![
         arrays[0].clone(),
@@ -122,9 +128,18 @@ fn projection_of_random_array_conjunctions() {
             let p: Vec<String> = phi.iter().map(|t| SmtTerm(t).to_string()).collect();
             format!("phi: {}\nresult: {}", p.join(" "), SmtTerm(&psi))
         };
-        assert!(eval_bool(&psi, &model).unwrap(), "round {round}: the model falsifies the result\n{}", shown());
+        assert!(
+            eval_bool(&psi, &model).unwrap(),
+            "round {round}: the model falsifies the result\n{}",
+            shown()
+        );
         for v in free_vars(&psi) {
-            assert!(!elim.contains(&v), "round {round}: {} left\n{}", v.name, shown());
+            assert!(
+                !elim.contains(&v),
+                "round {round}: {} left\n{}",
+                v.name,
+                shown()
+            );
         }
         if psi != mk_true() {
             nontrivial += 1;
@@ -138,12 +153,23 @@ fn projection_of_random_array_conjunctions() {
             .unwrap();
         let res = smt.check_sat().unwrap();
         smt.pop().unwrap();
-        assert_ne!(res, SatResult::Sat, "round {round}: the result does not imply exists\n{}", shown());
+        assert_ne!(
+            res,
+            SatResult::Sat,
+            "round {round}: the result does not imply exists\n{}",
+            shown()
+        );
         if res == SatResult::Unsat {
             conclusive += 1;
         }
     }
     eprintln!("array projection: {conclusive} of {ROUNDS} checks conclusive, {nontrivial} results not `true`");
-    assert!(conclusive * 2 >= ROUNDS, "too many unknowns: {conclusive} of {ROUNDS} conclusive");
-    assert!(nontrivial * 3 >= ROUNDS, "too few non-trivial results: {nontrivial}");
+    assert!(
+        conclusive * 2 >= ROUNDS,
+        "too many unknowns: {conclusive} of {ROUNDS} conclusive"
+    );
+    assert!(
+        nontrivial * 3 >= ROUNDS,
+        "too few non-trivial results: {nontrivial}"
+    );
 }
