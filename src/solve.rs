@@ -52,6 +52,24 @@ pub struct Options {
     pub spacer: crate::spacer::Config,
     /// CEGAR's settings (`--engine cegar`).
     pub cegar: crate::engine::cegar::Config,
+    /// Who judges an answer against the original text ([`crate::judge`]) before it is
+    /// returned.
+    pub validate: Validate,
+    /// The cvc5 binary of the second judge (else found by [`find_solver`]).
+    pub cvc5_path: Option<PathBuf>,
+    /// Where an answer the judge rejects is written with its input, to replay the check
+    /// (else `$TMPDIR/chcsolve-rejected`).
+    pub replay_dir: Option<PathBuf>,
+}
+
+/// The judges of every answer ([`crate::judge`]), after the validator's first pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Validate {
+    /// A fresh z3 process.
+    #[default]
+    Once,
+    /// z3 and cvc5, side by side: both must accept.
+    Twice,
 }
 
 /// A run's stage and figures so far, readable from another thread while it runs.
@@ -109,6 +127,9 @@ impl Default for Options {
             memory_limit: None,
             spacer: crate::spacer::Config::default(),
             cegar: crate::engine::cegar::Config::default(),
+            validate: Validate::Once,
+            cvc5_path: None,
+            replay_dir: None,
         }
     }
 }
@@ -164,6 +185,14 @@ pub struct Stats {
     pub models_quantified: u32,
     pub models_qe_fallback: u32,
     pub models_qe_failed: u32,
+    /// Answers checked by the judge against the original text ([`crate::judge`]): how many,
+    /// in how many seconds in all, how many it rejected (each a bug) and how many it could
+    /// not decide (printed as `unknown`, "could not validate"). `judges` names the solvers.
+    pub judgments: u32,
+    pub judge_seconds: f64,
+    pub judge_rejections: u32,
+    pub judge_undecided: u32,
+    pub judges: &'static str,
     pub engines: Vec<(
         String,
         f64,
@@ -178,6 +207,18 @@ pub struct Outcome {
     pub verdict: Verdict,
     pub system: ChcSystem,
     pub stats: Stats,
+    /// The witness exactly as the judge accepted it (for a sat or unsat verdict of a run
+    /// that had the input's text): the model's `define-fun`s, Golem's derivation, or the
+    /// list format of an accelerated counterexample.
+    pub witness: Option<String>,
+}
+
+/// The input's text and which of its problems a system is (the k-th `check-sat` or
+/// `query`), for the judge.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub text: Arc<str>,
+    pub index: usize,
 }
 
 /// Why a run could not start.
@@ -198,7 +239,7 @@ impl std::fmt::Display for SolveError {
     }
 }
 
-/// Parses and solves a CHC-COMP problem.
+/// Parses and solves a CHC-COMP problem; the answer is judged against `input`.
 pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     progress(opts, |p| p.stage("parsing"));
@@ -207,26 +248,33 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     progress(opts, |p| {
         p.record("parse-seconds", format!("{parse_seconds:.3}"))
     });
-    let mut out = solve_system(sys, opts)?;
+    let source = Source {
+        text: input.into(),
+        index: 0,
+    };
+    let mut out = solve_judged(sys, Some(source), opts)?;
     out.stats.parse_seconds = parse_seconds;
     out.stats.total_seconds = start.elapsed().as_secs_f64();
     Ok(out)
 }
 
 /// Solves each system in turn within `opts.timeout` for all of them together, handing each
-/// outcome to `report` as soon as it is known (the queries of a fixedpoint file).
+/// outcome to `report` as soon as it is known (the queries of a fixedpoint file). With the
+/// input's `text`, the k-th system is judged as its k-th problem.
 pub fn solve_each(
     systems: Vec<ChcSystem>,
+    text: Option<Arc<str>>,
     opts: &Options,
     mut report: impl FnMut(Result<Outcome, SolveError>),
 ) {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
-    for sys in systems {
+    for (index, sys) in systems.into_iter().enumerate() {
         let opts = Options {
             timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
             ..opts.clone()
         };
-        report(solve_system(sys, &opts));
+        let source = text.clone().map(|text| Source { text, index });
+        report(solve_judged(sys, source, &opts));
     }
 }
 
@@ -238,8 +286,18 @@ fn memory_limit_reason() -> String {
     }
 }
 
-/// Solves a parsed system.
+/// Solves a system built in code. There is no text to judge the answer against: it is
+/// checked by the validator alone ([`crate::validate`]).
 pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveError> {
+    solve_judged(sys, None, opts)
+}
+
+/// Solves a parsed system; with its `source`, every answer is judged against the text.
+pub fn solve_judged(
+    sys: ChcSystem,
+    source: Option<Source>,
+    opts: &Options,
+) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     progress(opts, |p| {
         p.record("clauses", sys.clauses.len());
@@ -263,6 +321,12 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     smt.tee_dir = opts.tee_dir.clone();
     smt.memory_limit_mb = opts.memory_limit;
     smt.reals = sys.has_reals();
+    let mut judges = vec![crate::judge::JudgeSolver::Z3(z3_path.clone())];
+    if opts.validate == Validate::Twice {
+        let p =
+            find_solver(SolverKind::Cvc5, opts.cvc5_path.as_deref()).map_err(SolveError::Setup)?;
+        judges.push(crate::judge::JudgeSolver::Cvc5(p));
+    }
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.reals = smt.reals;
     z3.tee_dir = opts.tee_dir.clone();
@@ -280,12 +344,30 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
         stats: Stats {
             clauses: sys.clauses.len(),
             predicates: sys.preds.len(),
+            judges: match (&source, opts.validate) {
+                (None, _) => "none (no input text)",
+                (Some(_), Validate::Once) => "z3",
+                (Some(_), Validate::Twice) => "z3+cvc5",
+            },
             ..Stats::default()
         },
         expand: opts.expand,
+        judge: source.map(|s| crate::judge::JudgeRun {
+            source: s,
+            solvers: judges,
+            replay_dir: opts
+                .replay_dir
+                .clone()
+                .or_else(|| opts.tee_dir.as_ref().map(|d| d.join("rejected"))),
+        }),
+        witness: None,
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
+    let witness = run
+        .witness
+        .take()
+        .filter(|_| !matches!(verdict, Verdict::Unknown(_)));
     // the back-translators are gone with `run.solve`, unless an engine thread still holds one
     let sys = Arc::try_unwrap(sys).unwrap_or_else(|shared| (*shared).clone());
     stats.total_seconds = start.elapsed().as_secs_f64();
@@ -293,6 +375,7 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
         verdict,
         system: sys,
         stats,
+        witness,
     })
 }
 
@@ -304,6 +387,10 @@ struct Run<'a> {
     deadline: Option<Instant>,
     stats: Stats,
     expand: bool,
+    /// The judge of every answer, when the input's text is known.
+    judge: Option<crate::judge::JudgeRun>,
+    /// The printed witness of the answer the judge accepted last.
+    witness: Option<String>,
 }
 
 impl Run<'_> {
@@ -575,6 +662,10 @@ impl Run<'_> {
         match validate::check_model(self.orig, &model, &self.z3, self.remaining()) {
             Ok(()) => {
                 log::info!("{engine}: model validated");
+                let text = crate::witness::model_to_smtlib(self.orig, &model);
+                if let Err(v) = self.judge(crate::judge::Witness::Model(&text), "sat", engine) {
+                    return v;
+                }
                 self.stats.winner = Some(engine);
                 Some(Verdict::Sat(model))
             }
@@ -620,9 +711,8 @@ impl Run<'_> {
                 Some(acex) => {
                     let mapped = t.elapsed().as_secs_f64();
                     self.stats.validations += 1;
-                    let r = validate::complete_accel_cex(self.orig, acex, &self.z3)
-                        .map_err(validate::ModelError::Rejected)
-                        .and_then(|acex| {
+                    let r =
+                        validate::complete_accel_cex(self.orig, acex, &self.z3).and_then(|acex| {
                             let rep = validate::check_accel_cex(
                                 self.orig,
                                 &acex,
@@ -633,6 +723,11 @@ impl Run<'_> {
                         });
                     match r {
                         Ok((acex, rep)) => {
+                            let text = crate::witness::accel_cex_to_text(self.orig, &acex);
+                            let w = crate::judge::Witness::Accelerated(&text);
+                            if let Err(v) = self.judge(w, "unsat", engine) {
+                                return v;
+                            }
                             log::info!(
                                 "{engine}: counterexample certified (mapped back in {mapped:.3}s, checked in {:.3}s)",
                                 t.elapsed().as_secs_f64() - mapped
@@ -692,19 +787,73 @@ impl Run<'_> {
 
     fn accept_cex(&mut self, cex: Cex, engine: &'static str) -> Option<Verdict> {
         self.stats.validations += 1;
-        let checked = validate::complete_cex(self.orig, cex, &self.z3)
-            .and_then(|cex| validate::check_cex(self.orig, &cex).map(|()| cex));
+        let checked = validate::complete_cex(self.orig, cex, &self.z3).and_then(|cex| {
+            validate::check_cex(self.orig, &cex)
+                .map(|()| cex)
+                .map_err(validate::ModelError::Rejected)
+        });
         match checked {
             Ok(cex) => {
+                let text = crate::witness::cex_to_golem(self.orig, &cex);
+                let w = crate::judge::Witness::Derivation(&text);
+                if let Err(v) = self.judge(w, "unsat", engine) {
+                    return v;
+                }
                 log::info!("{engine}: counterexample of {} steps replayed", cex.len());
                 self.stats.validation = Some(format!("replayed {} steps", cex.len()));
                 self.stats.winner = Some(engine);
                 Some(Verdict::Unsat(cex))
             }
-            Err(e) => {
+            Err(e @ validate::ModelError::Rejected(_)) => {
                 self.stats.validation_failures += 1;
                 log::error!("{engine}: counterexample REJECTED by the validator: {e}");
                 None
+            }
+            Err(e @ validate::ModelError::Undecided(_)) => {
+                self.stats.validations_undecided += 1;
+                log::warn!("{engine}: counterexample not validated, so not printed: {e}");
+                None
+            }
+        }
+    }
+
+    /// Judges the printed answer `text` ([`crate::judge`]) unless there is no input text.
+    /// `Err(None)`: rejected (a bug, written to the replay folder), look for another answer;
+    /// `Err(Some(unknown))`: the judge could not decide, the run ends with "could not
+    /// validate".
+    fn judge(
+        &mut self,
+        w: crate::judge::Witness<'_>,
+        word: &str,
+        engine: &'static str,
+    ) -> Result<(), Option<Verdict>> {
+        let Some(j) = &self.judge else {
+            return Ok(());
+        };
+        let t = Instant::now();
+        let r = j.judge(w, self.deadline);
+        self.stats.judgments += 1;
+        self.stats.judge_seconds += t.elapsed().as_secs_f64();
+        log::info!(
+            "{engine}: judged in {:.3}s: {r:?}",
+            t.elapsed().as_secs_f64()
+        );
+        match r {
+            crate::judge::Judgment::Accepted => {
+                self.witness = Some(w.text().to_string());
+                Ok(())
+            }
+            crate::judge::Judgment::Rejected(e) => {
+                self.stats.judge_rejections += 1;
+                self.stats.validation_failures += 1;
+                let at = j.write_replay(w, word, &e);
+                log::error!("{engine}: answer REJECTED by the judge (a bug): {e}; {at}");
+                Err(None)
+            }
+            crate::judge::Judgment::Undecided(e) => {
+                self.stats.judge_undecided += 1;
+                log::warn!("{engine}: the judge could not decide its answer: {e}");
+                Err(Some(Verdict::Unknown(format!("could not validate: {e}"))))
             }
         }
     }
