@@ -278,7 +278,8 @@ fn handle_signals() {
         std::thread::spawn(move || {
             let mut sig = 0;
             libc::sigwait(&set, &mut sig);
-            kill_all_children();
+            // every solver, also one started while this runs (the judge's too)
+            chcsolve::smt::shut_down();
             let owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
             use std::io::Write;
             let mut out = std::io::stdout().lock();

@@ -278,9 +278,10 @@ pub fn solve_each(
     }
 }
 
-/// The reason of the unknown answer at the memory limit.
-fn memory_limit_reason() -> String {
-    match crate::mem::limit_mb() {
+/// The reason of the unknown answer at the memory limit `mb` (this run's, else the
+/// process's).
+fn memory_limit_reason(mb: Option<u64>) -> String {
+    match mb.or_else(crate::mem::limit_mb) {
         Some(mb) => format!("memory limit of {mb} MB reached"),
         None => "memory limit reached".into(),
     }
@@ -331,9 +332,6 @@ pub fn solve_judged(
     z3.reals = smt.reals;
     z3.tee_dir = opts.tee_dir.clone();
     z3.memory_limit_mb = opts.memory_limit;
-    if opts.memory_limit.is_some() {
-        crate::mem::set_limit_mb(opts.memory_limit);
-    }
     // shared with the first back-translator (no copy)
     let sys = Arc::new(sys);
     let mut run = Run {
@@ -361,6 +359,7 @@ pub fn solve_judged(
                 .or_else(|| opts.tee_dir.as_ref().map(|d| d.join("rejected"))),
         }),
         witness: None,
+        memory_limit: opts.memory_limit,
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
@@ -391,9 +390,22 @@ struct Run<'a> {
     judge: Option<crate::judge::JudgeRun>,
     /// The printed witness of the answer the judge accepted last.
     witness: Option<String>,
+    /// This run's limit on the heap, in MB ([`Options::memory_limit`]).
+    memory_limit: Option<u64>,
 }
 
 impl Run<'_> {
+    /// Past this run's memory limit, or the process's ([`crate::mem::set_limit_mb`], which
+    /// the binary sets). The heap is counted for the whole process: a run with a limit
+    /// stops when the process's heap passes it, a run without one is not stopped by
+    /// another run's limit.
+    fn over_memory(&self) -> bool {
+        crate::mem::over_limit()
+            || self
+                .memory_limit
+                .is_some_and(|mb| crate::mem::used() as u64 > mb.saturating_mul(1 << 20))
+    }
+
     fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
@@ -419,8 +431,8 @@ impl Run<'_> {
             psys.clauses.len(),
             self.stats.preprocess_seconds
         );
-        if crate::mem::over_limit() {
-            return Verdict::Unknown(memory_limit_reason());
+        if self.over_memory() {
+            return Verdict::Unknown(memory_limit_reason(self.memory_limit));
         }
         let cores = crate::schedule::cores(opts.jobs);
         let lanes = if !opts.engines.is_empty() {
@@ -530,12 +542,12 @@ impl Run<'_> {
                 pf.stop();
                 return Verdict::Unknown("timeout".into());
             }
-            if crate::mem::over_limit() {
+            if self.over_memory() {
                 pf.stop();
-                return Verdict::Unknown(memory_limit_reason());
+                return Verdict::Unknown(memory_limit_reason(self.memory_limit));
             }
             // with a memory limit, wakes up every poll interval to look at it
-            let wait = if crate::mem::limit_mb().is_some() {
+            let wait = if self.memory_limit.or_else(crate::mem::limit_mb).is_some() {
                 let poll = Instant::now() + crate::mem::POLL;
                 Some(self.deadline.map_or(poll, |d| d.min(poll)))
             } else {

@@ -79,6 +79,11 @@ impl Process {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| Stop::Died(format!("cannot start {}: {e}", solver.name())))?;
+        if crate::smt::shutting_down() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Stop::Died("shutting down".into()));
+        }
         let stdout = child.stdout.take().expect("piped");
         let (tx, lines) = channel();
         std::thread::Builder::new()
