@@ -3,11 +3,16 @@
 //! # Guarantees
 //!
 //! Every [`Verdict::Sat`] model and every [`Verdict::Unsat`] counterexample has been checked
-//! against the **original** clauses (the ones given to [`solve_str`] or [`solve_system`])
-//! by the [`validate`] module, which shares no code with the engine that found the answer:
-//! a model is checked clause by clause by a fresh z3 process, a counterexample is replayed
-//! by exact evaluation. An answer that fails its check is never returned; the run then
-//! ends with [`Verdict::Unknown`] saying why. The engines drive external SMT solvers (z3,
+//! twice. First against the parsed clauses by the [`validate`] module (a model clause by
+//! clause in a fresh z3 process, a counterexample replayed by exact evaluation), which
+//! shares no code with the engines but does share the front-end. Then, when the input's
+//! text is known ([`solve_str`], [`solve_each`] with the text), by the [`judge`], which
+//! shares nothing with the solver: it reads the original text with its own s-expression
+//! reader and hands the printed answer ([`Outcome::witness`]) to a z3 process of its own
+//! (and cvc5 with [`Validate::Twice`]). A system built in code ([`solve_system`]) has no
+//! text: the validator alone checks it. An answer that fails a check is never returned;
+//! when the judge cannot decide in time the run ends with [`Verdict::Unknown`] ("could not
+//! validate"). The engines drive external SMT solvers (z3,
 //! yices, cvc5, SMTInterpol, found as [`smt::find_solver`] says); every process is killed
 //! before `solve_*` returns.
 //!
@@ -141,6 +146,7 @@ pub mod engine;
 pub mod frontend;
 pub mod interactive;
 pub mod interp;
+pub mod judge;
 pub mod logic;
 pub mod mem;
 pub mod portfolio;
@@ -154,5 +160,6 @@ pub mod witness;
 
 pub use frontend::passes::{Cex, CexStep, Model};
 pub use solve::{
-    solve_each, solve_str, solve_system, Options, Outcome, Progress, SolveError, Stats, Verdict,
+    solve_each, solve_judged, solve_str, solve_system, Options, Outcome, Progress, SolveError,
+    Source, Stats, Validate, Verdict,
 };

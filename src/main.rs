@@ -7,7 +7,7 @@ use chcsolve::frontend::stream::CommandReader;
 use chcsolve::frontend::{parse_script, ChcSystem, Command, Format, InputError};
 use chcsolve::interactive::{Reply, Session};
 use chcsolve::smt::{kill_all_children, SolverKind};
-use chcsolve::{solve_each, Options, Outcome, Progress, SolveError, Verdict};
+use chcsolve::{solve_each, Options, Outcome, Progress, SolveError, Validate, Verdict};
 use clap::Parser;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -119,6 +119,11 @@ struct Cli {
     /// value of every variable).
     #[arg(long, value_enum, default_value = "golem", value_name = "FORMAT")]
     witness_format: WitnessFormat,
+
+    /// Who judges every answer against the original text before it is printed: `once` (a
+    /// fresh z3 process) or `twice` (z3 and cvc5, both must accept).
+    #[arg(long, value_enum, default_value = "once", value_name = "once|twice")]
+    validate: ValidateArg,
 
     /// Print statistics to standard error: times, clauses, engine counters, SMT queries and
     /// time in the solver, answers validated.
@@ -258,6 +263,13 @@ fn on_off(s: &str) -> Result<bool, String> {
     }
 }
 
+/// The judges of `--validate`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ValidateArg {
+    Once,
+    Twice,
+}
+
 /// The counterexample formats of `--print-witness`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum WitnessFormat {
@@ -280,7 +292,8 @@ fn handle_signals() {
         std::thread::spawn(move || {
             let mut sig = 0;
             libc::sigwait(&set, &mut sig);
-            kill_all_children();
+            // every solver, also one started while this runs (the judge's too)
+            chcsolve::smt::shut_down();
             let owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
             use std::io::Write;
             let mut out = std::io::stdout().lock();
@@ -448,6 +461,11 @@ fn stats_json(o: &Outcome) -> serde_json::Value {
         "models-quantified": s.models_quantified,
         "models-qe-fallback": s.models_qe_fallback,
         "models-qe-failed": s.models_qe_failed,
+        "judges": s.judges,
+        "judgments": s.judgments,
+        "judge-seconds": s.judge_seconds,
+        "judge-rejections": s.judge_rejections,
+        "judge-undecided": s.judge_undecided,
         "interpolation": interp,
         "engines": engines,
     })
@@ -474,6 +492,14 @@ fn print_stats(o: &Outcome) {
     if let Some(v) = &s.validation {
         errln!("; validation: {v}");
     }
+    errln!(
+        "; judged: {} by {} in {:.3}s (rejected: {}, undecided: {})",
+        s.judgments,
+        s.judges,
+        s.judge_seconds,
+        s.judge_rejections,
+        s.judge_undecided
+    );
     errln!(
         "; models quantified: {} (qe fallback: {}, qe failed: {})",
         s.models_quantified,
@@ -522,7 +548,15 @@ enum Msg {
 fn print_answer(cli: &Cli, format: Format, o: &Outcome) {
     outln!("{}", answer_line(format, &o.verdict));
     if cli.print_witness {
+        // the witness as the judge accepted it, when it was judged
+        let judged = o.witness.as_deref();
         match &o.verdict {
+            Verdict::Sat(_) | Verdict::UnsatAccelerated(_) if judged.is_some() => {
+                outln!("{}", judged.unwrap_or_default())
+            }
+            Verdict::Unsat(_) if judged.is_some() && cli.witness_format == WitnessFormat::Golem => {
+                out!("{}", judged.unwrap_or_default())
+            }
             Verdict::Sat(m) => {
                 outln!("{}", chcsolve::witness::model_to_smtlib(&o.system, m))
             }
@@ -680,6 +714,12 @@ fn main() {
         },
         cegar,
         cancel: None,
+        validate: match cli.validate {
+            ValidateArg::Once => Validate::Once,
+            ValidateArg::Twice => Validate::Twice,
+        },
+        cvc5_path: cli.cvc5.clone(),
+        replay_dir: None,
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -714,8 +754,8 @@ fn main() {
                 p.stage("parsing");
             }
             let parsed = parse_script(&input);
-            // the input text is not needed any more (16 MB for the largest CHC-COMP files)
-            drop(input);
+            // the judge reads the original text
+            let text: std::sync::Arc<str> = input.into();
             match parsed {
                 Err(e) => drop(tx.send(Msg::Parsed(Err(e)))),
                 Ok(script) => {
@@ -724,7 +764,7 @@ fn main() {
                         p.record("parse-seconds", format!("{parse_seconds:.3}"));
                     }
                     let _ = tx.send(Msg::Parsed(Ok((script.format, script.commands))));
-                    solve_each(script.systems, &opts, |mut o| {
+                    solve_each(script.systems, Some(text), &opts, |mut o| {
                         if let Ok(o) = &mut o {
                             o.stats.parse_seconds = parse_seconds;
                         }

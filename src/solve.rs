@@ -14,6 +14,8 @@ use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
 use crate::spacer::Answer as SpacerAnswer;
 use crate::ts::TsAdapter;
 use crate::validate;
+
+mod accept;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -57,6 +59,14 @@ pub struct Options {
     /// is set, the run stops as at its time limit (every engine's solver processes are
     /// killed) within [`CANCEL_POLL`], and the answer is `Unknown("interrupted")`.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Who judges an answer against the original text ([`crate::judge`]) before it is
+    /// returned.
+    pub validate: Validate,
+    /// The cvc5 binary of the second judge (else found by [`find_solver`]).
+    pub cvc5_path: Option<PathBuf>,
+    /// Where an answer the judge rejects is written with its input, to replay the check
+    /// (else `$TMPDIR/chcsolve-rejected`).
+    pub replay_dir: Option<PathBuf>,
 }
 
 /// How often a run with [`Options::cancel`] looks at it while it waits for the engines.
@@ -69,6 +79,16 @@ impl Options {
             .as_ref()
             .is_some_and(|c| c.load(Ordering::SeqCst))
     }
+}
+
+/// The judges of every answer ([`crate::judge`]), after the validator's first pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Validate {
+    /// A fresh z3 process.
+    #[default]
+    Once,
+    /// z3 and cvc5, side by side: both must accept.
+    Twice,
 }
 
 /// A run's stage and figures so far, readable from another thread while it runs.
@@ -127,6 +147,9 @@ impl Default for Options {
             spacer: crate::spacer::Config::default(),
             cegar: crate::engine::cegar::Config::default(),
             cancel: None,
+            validate: Validate::Once,
+            cvc5_path: None,
+            replay_dir: None,
         }
     }
 }
@@ -182,6 +205,14 @@ pub struct Stats {
     pub models_quantified: u32,
     pub models_qe_fallback: u32,
     pub models_qe_failed: u32,
+    /// Answers checked by the judge against the original text ([`crate::judge`]): how many,
+    /// in how many seconds in all, how many it rejected (each a bug) and how many it could
+    /// not decide (printed as `unknown`, "could not validate"). `judges` names the solvers.
+    pub judgments: u32,
+    pub judge_seconds: f64,
+    pub judge_rejections: u32,
+    pub judge_undecided: u32,
+    pub judges: &'static str,
     pub engines: Vec<(
         String,
         f64,
@@ -196,6 +227,18 @@ pub struct Outcome {
     pub verdict: Verdict,
     pub system: ChcSystem,
     pub stats: Stats,
+    /// The witness exactly as the judge accepted it (for a sat or unsat verdict of a run
+    /// that had the input's text): the model's `define-fun`s, Golem's derivation, or the
+    /// list format of an accelerated counterexample.
+    pub witness: Option<String>,
+}
+
+/// The input's text and which of its problems a system is (the k-th `check-sat` or
+/// `query`), for the judge.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub text: Arc<str>,
+    pub index: usize,
 }
 
 /// Why a run could not start.
@@ -216,7 +259,7 @@ impl std::fmt::Display for SolveError {
     }
 }
 
-/// Parses and solves a CHC-COMP problem.
+/// Parses and solves a CHC-COMP problem; the answer is judged against `input`.
 pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     progress(opts, |p| p.stage("parsing"));
@@ -225,26 +268,33 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     progress(opts, |p| {
         p.record("parse-seconds", format!("{parse_seconds:.3}"))
     });
-    let mut out = solve_system(sys, opts)?;
+    let source = Source {
+        text: input.into(),
+        index: 0,
+    };
+    let mut out = solve_judged(sys, Some(source), opts)?;
     out.stats.parse_seconds = parse_seconds;
     out.stats.total_seconds = start.elapsed().as_secs_f64();
     Ok(out)
 }
 
 /// Solves each system in turn within `opts.timeout` for all of them together, handing each
-/// outcome to `report` as soon as it is known (the queries of a fixedpoint file).
+/// outcome to `report` as soon as it is known (the queries of a fixedpoint file). With the
+/// input's `text`, the k-th system is judged as its k-th problem.
 pub fn solve_each(
     systems: Vec<ChcSystem>,
+    text: Option<Arc<str>>,
     opts: &Options,
     mut report: impl FnMut(Result<Outcome, SolveError>),
 ) {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
-    for sys in systems {
+    for (index, sys) in systems.into_iter().enumerate() {
         if opts.cancelled() {
             report(Ok(Outcome {
                 verdict: Verdict::Unknown("interrupted".into()),
                 stats: Stats::default(),
                 system: sys,
+                witness: None,
             }));
             continue;
         }
@@ -252,20 +302,32 @@ pub fn solve_each(
             timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
             ..opts.clone()
         };
-        report(solve_system(sys, &opts));
+        let source = text.clone().map(|text| Source { text, index });
+        report(solve_judged(sys, source, &opts));
     }
 }
 
-/// The reason of the unknown answer at the memory limit.
-fn memory_limit_reason() -> String {
-    match crate::mem::limit_mb() {
+/// The reason of the unknown answer at the memory limit `mb` (this run's, else the
+/// process's).
+fn memory_limit_reason(mb: Option<u64>) -> String {
+    match mb.or_else(crate::mem::limit_mb) {
         Some(mb) => format!("memory limit of {mb} MB reached"),
         None => "memory limit reached".into(),
     }
 }
 
-/// Solves a parsed system.
+/// Solves a system built in code. There is no text to judge the answer against: it is
+/// checked by the validator alone ([`crate::validate`]).
 pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveError> {
+    solve_judged(sys, None, opts)
+}
+
+/// Solves a parsed system; with its `source`, every answer is judged against the text.
+pub fn solve_judged(
+    sys: ChcSystem,
+    source: Option<Source>,
+    opts: &Options,
+) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     progress(opts, |p| {
         p.record("clauses", sys.clauses.len());
@@ -292,14 +354,17 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     smt.memory_limit_mb = opts.memory_limit;
     smt.reals = sys.has_reals();
     smt.arrays = sys.has_arrays();
+    let mut judges = vec![crate::judge::JudgeSolver::Z3(z3_path.clone())];
+    if opts.validate == Validate::Twice {
+        let p =
+            find_solver(SolverKind::Cvc5, opts.cvc5_path.as_deref()).map_err(SolveError::Setup)?;
+        judges.push(crate::judge::JudgeSolver::Cvc5(p));
+    }
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.reals = smt.reals;
     z3.arrays = smt.arrays;
     z3.tee_dir = opts.tee_dir.clone();
     z3.memory_limit_mb = opts.memory_limit;
-    if opts.memory_limit.is_some() {
-        crate::mem::set_limit_mb(opts.memory_limit);
-    }
     // quantifiers over arithmetic in clause constraints (Princess's `forall` in a body):
     // eliminated exactly and confirmed first; the clauses stay equivalent one by one
     let mut sys = sys;
@@ -313,6 +378,7 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
                 ..Stats::default()
             },
             system: sys,
+            witness: None,
         });
     }
     // shared with the first back-translator (no copy)
@@ -325,12 +391,31 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
         stats: Stats {
             clauses: sys.clauses.len(),
             predicates: sys.preds.len(),
+            judges: match (&source, opts.validate) {
+                (None, _) => "none (no input text)",
+                (Some(_), Validate::Once) => "z3",
+                (Some(_), Validate::Twice) => "z3+cvc5",
+            },
             ..Stats::default()
         },
         expand: opts.expand,
+        judge: source.map(|s| crate::judge::JudgeRun {
+            source: s,
+            solvers: judges,
+            replay_dir: opts
+                .replay_dir
+                .clone()
+                .or_else(|| opts.tee_dir.as_ref().map(|d| d.join("rejected"))),
+        }),
+        witness: None,
+        memory_limit: opts.memory_limit,
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
+    let witness = run
+        .witness
+        .take()
+        .filter(|_| !matches!(verdict, Verdict::Unknown(_)));
     // the back-translators are gone with `run.solve`, unless an engine thread still holds one
     let sys = Arc::try_unwrap(sys).unwrap_or_else(|shared| (*shared).clone());
     stats.total_seconds = start.elapsed().as_secs_f64();
@@ -338,6 +423,7 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
         verdict,
         system: sys,
         stats,
+        witness,
     })
 }
 
@@ -349,9 +435,26 @@ struct Run<'a> {
     deadline: Option<Instant>,
     stats: Stats,
     expand: bool,
+    /// The judge of every answer, when the input's text is known.
+    judge: Option<crate::judge::JudgeRun>,
+    /// The printed witness of the answer the judge accepted last.
+    witness: Option<String>,
+    /// This run's limit on the heap, in MB ([`Options::memory_limit`]).
+    memory_limit: Option<u64>,
 }
 
 impl Run<'_> {
+    /// Past this run's memory limit, or the process's ([`crate::mem::set_limit_mb`], which
+    /// the binary sets). The heap is counted for the whole process: a run with a limit
+    /// stops when the process's heap passes it, a run without one is not stopped by
+    /// another run's limit.
+    fn over_memory(&self) -> bool {
+        crate::mem::over_limit()
+            || self
+                .memory_limit
+                .is_some_and(|mb| crate::mem::used() as u64 > mb.saturating_mul(1 << 20))
+    }
+
     fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
@@ -377,8 +480,8 @@ impl Run<'_> {
             psys.clauses.len(),
             self.stats.preprocess_seconds
         );
-        if crate::mem::over_limit() {
-            return Verdict::Unknown(memory_limit_reason());
+        if self.over_memory() {
+            return Verdict::Unknown(memory_limit_reason(self.memory_limit));
         }
         let cores = crate::schedule::cores(opts.jobs);
         let lanes = if !opts.engines.is_empty() {
@@ -491,19 +594,20 @@ impl Run<'_> {
                 pf.stop();
                 return Verdict::Unknown("timeout".into());
             }
-            if crate::mem::over_limit() {
+            if self.over_memory() {
                 pf.stop();
-                return Verdict::Unknown(memory_limit_reason());
+                return Verdict::Unknown(memory_limit_reason(self.memory_limit));
             }
             if opts.cancelled() {
                 pf.stop();
                 return Verdict::Unknown("interrupted".into());
             }
             // with a memory limit or a stop switch, wakes up every poll interval to look
-            let poll = match (crate::mem::limit_mb(), &opts.cancel) {
+            let limited = self.memory_limit.or_else(crate::mem::limit_mb).is_some();
+            let poll = match (limited, &opts.cancel) {
                 (_, Some(_)) => Some(CANCEL_POLL.min(crate::mem::POLL)),
-                (Some(_), None) => Some(crate::mem::POLL),
-                (None, None) => None,
+                (true, None) => Some(crate::mem::POLL),
+                (false, None) => None,
             };
             let wait = match poll {
                 Some(p) => {
@@ -588,182 +692,6 @@ impl Run<'_> {
             SatResult::Sat => Ok(Some(s.get_model(&vars).map_err(|e| e.to_string())?)),
             SatResult::Unsat => Ok(None),
             SatResult::Unknown => Err("solver answered unknown on a query clause".into()),
-        }
-    }
-
-    /// The model with every quantifier eliminated ([`crate::logic::qe`]).
-    fn quantifier_free(&mut self, mut model: Model) -> Result<Model, String> {
-        if !model.values().any(crate::logic::qe::has_quantifier) {
-            return Ok(model);
-        }
-        self.stats.models_quantified += 1;
-        let mut qe =
-            crate::logic::qe::Qe::new(self.smt.clone(), Some(self.z3.clone()), self.deadline);
-        let mut r = Ok(());
-        for f in model.values_mut() {
-            match qe.eliminate(f) {
-                Ok(g) => *f = g,
-                Err(e) => {
-                    r = Err(e);
-                    break;
-                }
-            }
-        }
-        log::info!("quantifier elimination: {:?}", qe.stats);
-        if qe.stats.fallbacks > 0 {
-            self.stats.models_qe_fallback += 1;
-        }
-        if r.is_err() {
-            self.stats.models_qe_failed += 1;
-        }
-        r.map(|()| model)
-    }
-
-    fn accept_model(&mut self, model: Model, engine: &'static str) -> Option<Verdict> {
-        let model = match self.quantifier_free(model) {
-            Ok(m) => m,
-            Err(e) => {
-                log::warn!(
-                    "{engine}: the model could not be made quantifier-free, so not printed: {e}"
-                );
-                return None;
-            }
-        };
-        self.stats.validations += 1;
-        match validate::check_model(self.orig, &model, &self.z3, self.remaining()) {
-            Ok(()) => {
-                log::info!("{engine}: model validated");
-                self.stats.winner = Some(engine);
-                Some(Verdict::Sat(model))
-            }
-            Err(e @ validate::ModelError::Rejected(_)) => {
-                self.stats.validation_failures += 1;
-                log::error!("{engine}: model REJECTED by the validator: {e}");
-                None
-            }
-            Err(e @ validate::ModelError::Undecided(_)) => {
-                self.stats.validations_undecided += 1;
-                log::warn!("{engine}: model not validated, so not printed: {e}");
-                None
-            }
-        }
-    }
-
-    fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
-        log::error!("{engine}: its trace does not map to clauses (a bug)");
-        self.stats.validation_failures += 1;
-        None
-    }
-
-    /// A counterexample with accelerated segments: certified without expanding it, else
-    /// (when it does not map back, its check fails or is undecided, or `--expand`)
-    /// expanded into concrete steps within the time left and replayed.
-    fn accept_accel(
-        &mut self,
-        p: &AccelPath,
-        adapter: &TsAdapter,
-        psys: &ChcSystem,
-        backs: &[Box<dyn BackTranslate>],
-        engine: &'static str,
-    ) -> Option<Verdict> {
-        let t = Instant::now();
-        let why = if self.expand {
-            "--expand".to_string()
-        } else {
-            match adapter
-                .accel_cex(psys, p)
-                .and_then(|c| accel_cex_back(backs, self.orig, c))
-            {
-                None => "a segment does not map to the original clauses".into(),
-                Some(acex) => {
-                    let mapped = t.elapsed().as_secs_f64();
-                    self.stats.validations += 1;
-                    let r = validate::complete_accel_cex(self.orig, acex, &self.z3)
-                        .map_err(validate::ModelError::Rejected)
-                        .and_then(|acex| {
-                            let rep = validate::check_accel_cex(
-                                self.orig,
-                                &acex,
-                                &self.z3,
-                                self.remaining(),
-                            )?;
-                            Ok((acex, rep))
-                        });
-                    match r {
-                        Ok((acex, rep)) => {
-                            log::info!(
-                                "{engine}: counterexample certified (mapped back in {mapped:.3}s, checked in {:.3}s)",
-                                t.elapsed().as_secs_f64() - mapped
-                            );
-                            self.stats.validation = Some(format!(
-                                "certified {} accelerated segments (n up to {}, {} proved by z3), replayed {} steps, {} clause applications in all",
-                                rep.segments, rep.max_count, rep.proofs, rep.steps, rep.length
-                            ));
-                            self.stats.winner = Some(engine);
-                            return Some(Verdict::UnsatAccelerated(acex));
-                        }
-                        Err(e @ validate::ModelError::Rejected(_)) => {
-                            self.stats.validation_failures += 1;
-                            log::error!("{engine}: certificate REJECTED by the validator: {e}");
-                            format!("certificate rejected: {e}")
-                        }
-                        Err(e @ validate::ModelError::Undecided(_)) => {
-                            self.stats.validations_undecided += 1;
-                            log::warn!("{engine}: certificate not validated: {e}");
-                            format!("certificate {e}")
-                        }
-                    }
-                }
-            }
-        };
-        log::info!("{engine}: expanding its counterexample ({why})");
-        let t = Instant::now();
-        let path = match p.expand(self.deadline) {
-            Ok(path) => path,
-            Err(e) => {
-                log::warn!("{engine}: could not expand its counterexample: {e}");
-                return None;
-            }
-        };
-        let t_expand = t.elapsed().as_secs_f64();
-        let Some(cex) = adapter.cex_path(&path) else {
-            return self.unmapped(engine);
-        };
-        let t_adapter = t.elapsed().as_secs_f64();
-        let cex = cex_back(backs, cex);
-        let t_back = t.elapsed().as_secs_f64();
-        let v = self.accept_cex(cex, engine);
-        log::info!(
-            "{engine}: expanded {} steps in {t_expand:.3}s, adapter {:.3}s, back-translation {:.3}s, validation {:.3}s",
-            path.steps.len(),
-            t_adapter - t_expand,
-            t_back - t_adapter,
-            t.elapsed().as_secs_f64() - t_back
-        );
-        if v.is_some() {
-            if let Some(s) = &mut self.stats.validation {
-                *s = format!("{s} (full expansion: {why})");
-            }
-        }
-        v
-    }
-
-    fn accept_cex(&mut self, cex: Cex, engine: &'static str) -> Option<Verdict> {
-        self.stats.validations += 1;
-        let checked = validate::complete_cex(self.orig, cex, &self.z3)
-            .and_then(|cex| validate::check_cex(self.orig, &cex).map(|()| cex));
-        match checked {
-            Ok(cex) => {
-                log::info!("{engine}: counterexample of {} steps replayed", cex.len());
-                self.stats.validation = Some(format!("replayed {} steps", cex.len()));
-                self.stats.winner = Some(engine);
-                Some(Verdict::Unsat(cex))
-            }
-            Err(e) => {
-                self.stats.validation_failures += 1;
-                log::error!("{engine}: counterexample REJECTED by the validator: {e}");
-                None
-            }
         }
     }
 }

@@ -33,12 +33,31 @@ pub(crate) fn run_target(t: usize, input: &[u8]) -> String {
                     .collect::<Vec<_>>()
                     .join(",")
             ),
-            Err(e) => format!("err {}", normalize(&e.msg)),
+            Err(e) => {
+                check_error_line(&e);
+                format!("err {}", normalize(&e.msg))
+            }
         },
         "reply" => normalize(&chcsolve::smt::fuzz_answer_readers(&text)),
         "passes" => passes(&text),
         _ => unreachable!(),
     }
+}
+
+/// Bad input must come out as the one line chcsolve prints and exits 1 with:
+/// `(error "line N: ...")` (`(error "...")` when no line is at fault). A parser that
+/// panicked is an error line now, but still a crash for the fuzzer.
+pub(crate) fn check_error_line(e: &chcsolve::frontend::InputError) {
+    let line = e.to_string();
+    let well_formed = !line.contains('\n')
+        && line.starts_with("(error \"")
+        && line.ends_with("\")")
+        && (e.line == 0 || line.starts_with(&format!("(error \"line {}: ", e.line)));
+    assert!(well_formed, "malformed error line: {line}");
+    assert!(
+        !e.msg.contains("the parser failed"),
+        "the parser panicked: {line}"
+    );
 }
 
 /// The preprocessing pipeline and the transition-system construction on every system of a

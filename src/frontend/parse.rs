@@ -88,7 +88,13 @@ pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
 }
 
 /// Parses a whole input in either format: the systems to solve and the commands around them.
+/// Bad input is an error, also when it makes the parser panic (never an unknown answer).
 pub fn parse_script(input: &str) -> Result<Script, InputError> {
+    std::panic::catch_unwind(|| parse_all(input))
+        .unwrap_or_else(|panic| Err(parser_failed(0, &panic)))
+}
+
+fn parse_all(input: &str) -> Result<Script, InputError> {
     // Both scan the whole input: on a large one, side by side. The commands of the input are
     // those of the quoted text when nothing needed quoting (the common case).
     let (quoted, split) = if input.len() >= chunks::PARALLEL_FROM {
@@ -142,11 +148,26 @@ pub fn parse_script(input: &str) -> Result<Script, InputError> {
             scope.spawn(move || groups.work(tx));
         }
         drop(tx);
-        let r = p.run(&groups, &rx);
+        // a panic while parsing is bad input too: an error line, never an unknown answer
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| p.run(&groups, &rx)))
+            .unwrap_or_else(|panic| Err(parser_failed(p.line.max(1), &panic)));
         groups.stop();
         r
     })?;
     Ok(p.finish(format))
+}
+
+/// The error for a parser that panicked on the commands from line `line` on (0: somewhere).
+fn parser_failed(line: usize, panic: &Box<dyn std::any::Any + Send>) -> InputError {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    InputError::new(
+        line,
+        format!("cannot read the commands from here on (the parser failed: {what})"),
+    )
 }
 
 /// Splits the input into top-level commands: (start byte, end byte, 1-based line).
@@ -332,7 +353,7 @@ impl Parser<'_> {
                     },
                 };
                 let (j, chunk) = received;
-                let chunk = chunk.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                let chunk = chunk.map_err(|panic| parser_failed(groups.text(j).1, &panic))?;
                 delivered[j] = Some(chunk);
             }
             let chunk = delivered[i].take().expect("delivered");

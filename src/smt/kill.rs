@@ -5,6 +5,31 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+/// Set by [`shut_down`]: the process is exiting, every solver started from now on is killed.
+static SHUTDOWN: AtomicBool = AtomicBool::new(false);
+
+/// For the binary's signal handler: kills every child process now, and every solver process
+/// started from now on as soon as it registers, until no child is alive (at most 200 ms),
+/// so that nothing is left running after the exit.
+pub fn shut_down() {
+    SHUTDOWN.store(true, Ordering::SeqCst);
+    let start = std::time::Instant::now();
+    loop {
+        kill_all_children();
+        if child_pids().into_iter().all(|p| !is_alive(p))
+            || start.elapsed() > std::time::Duration::from_millis(200)
+        {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+/// True once [`shut_down`] was called.
+pub fn shutting_down() -> bool {
+    SHUTDOWN.load(Ordering::SeqCst)
+}
+
 /// A switch shared by all solvers of one engine (clone it to share it).
 ///
 /// [`KillSwitch::kill_all`] sends SIGKILL to every live solver process started with it, from
@@ -51,7 +76,7 @@ impl KillSwitch {
     /// Registers a new process. When the switch is already killed, kills it and returns false.
     pub(super) fn register(&self, pid: i32) -> bool {
         let mut pids = self.lock();
-        if self.is_killed() {
+        if self.is_killed() || shutting_down() {
             sigkill(pid);
             return false;
         }

@@ -27,7 +27,7 @@ mod solver;
 #[cfg(test)]
 mod tests;
 
-pub use kill::{kill_all_children, Deadline, KillSwitch};
+pub use kill::{kill_all_children, shut_down, shutting_down, Deadline, KillSwitch};
 #[doc(hidden)]
 pub use parse::fuzz_answer_readers;
 pub use sexp_term::{parse_goals, parse_term};

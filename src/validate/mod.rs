@@ -71,6 +71,13 @@ pub fn check_model(
 ) -> Result<(), ModelError> {
     let undecided = |e: crate::smt::SmtError| ModelError::Undecided(e.to_string());
     for (p, f) in m {
+        if p.idx() >= sys.preds.len() {
+            return Err(ModelError::Rejected(format!(
+                "the model interprets predicate {}, the system has {}",
+                p.idx(),
+                sys.preds.len()
+            )));
+        }
         let params = sys.pred(*p).params();
         if let Some(v) = free_vars(f).iter().find(|v| !params.contains(v)) {
             return Err(ModelError::Rejected(format!(
@@ -199,22 +206,30 @@ pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
 /// Fills in values a counterexample lacks (variables eliminated by preprocessing) by solving
 /// the formula of its derivation (each step's constraint, each body application equal to its
 /// premise's head), with the known values fixed. The result still
-/// has to pass [`check_cex`]; this only finds values, it proves nothing.
-pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result<Cex, String> {
+/// has to pass [`check_cex`]; this only finds values, it proves nothing. Rejected when a
+/// step names no clause of `sys`, a premise does not derive its body application, or the
+/// formula is unsat; undecided when the solver fails or answers `unknown`.
+pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result<Cex, ModelError> {
+    let rej = ModelError::Rejected;
+    let undecided = |e: crate::smt::SmtError| ModelError::Undecided(e.to_string());
+    if let Some((i, s)) = cex
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.clause.idx() >= sys.clauses.len())
+    {
+        return Err(rej(format!("step {i}: no clause {}", s.clause.0)));
+    }
     let mut vars_of: Vec<Option<Vec<Var>>> = vec![None; sys.clauses.len()];
     let complete = cex.iter().all(|s| {
-        let Some(c) = sys.clauses.get(s.clause.idx()) else {
-            return true; // check_cex rejects it
-        };
         vars_of[s.clause.idx()]
-            .get_or_insert_with(|| c.vars())
+            .get_or_insert_with(|| sys.clauses[s.clause.idx()].vars())
             .iter()
             .all(|v| s.vals.contains_key(v))
     });
     if complete {
         return Ok(cex);
     }
-    let mut smt = Smt::new(smt_cfg, "complete-cex").map_err(|e| e.to_string())?;
+    let mut smt = Smt::new(smt_cfg, "complete-cex").map_err(undecided)?;
     let mut steps: Vec<(Clause, Vec<(Var, Var)>)> = vec![];
     for (i, s) in cex.iter().enumerate() {
         let c = &sys.clauses[s.clause.idx()];
@@ -228,33 +243,49 @@ pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result
             w
         });
         for (v, w) in &pairs {
-            smt.declare(w).map_err(|e| e.to_string())?;
+            smt.declare(w).map_err(undecided)?;
             if let Some(x) = s.vals.get(v) {
                 smt.assert(&mk_eq(mk_var_of(w), x.to_term()))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(undecided)?;
             }
         }
-        smt.assert(&r.constraint).map_err(|e| e.to_string())?;
+        smt.assert(&r.constraint).map_err(undecided)?;
+        if s.premises.len() != r.body.len() {
+            return Err(rej(format!(
+                "step {i}: {} premises for {} body applications",
+                s.premises.len(),
+                r.body.len()
+            )));
+        }
         for (b, &p) in r.body.iter().zip(&s.premises) {
             let head = steps.get(p).and_then(|(c, _)| c.head.as_ref());
-            let Some(h) = head.filter(|h| h.pred == b.pred) else {
-                return Err(format!("step {i}: premise {p} does not derive its body"));
+            let Some(h) = head.filter(|h| h.pred == b.pred && h.args.len() == b.args.len()) else {
+                return Err(rej(format!(
+                    "step {i}: premise {p} does not derive its body"
+                )));
             };
             for (x, y) in h.args.iter().zip(&b.args) {
                 smt.assert(&mk_eq(x.clone(), y.clone()))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(undecided)?;
             }
         }
         steps.push((r, pairs));
     }
-    match smt.check_sat().map_err(|e| e.to_string())? {
+    match smt.check_sat().map_err(undecided)? {
         SatResult::Sat => {}
-        r => return Err(format!("the counterexample's path formula is {r}")),
+        SatResult::Unsat => {
+            return Err(rej("the counterexample's path formula is unsat".to_string()))
+        }
+        SatResult::Unknown => {
+            return Err(ModelError::Undecided(
+                "the solver answered unknown on the counterexample's path formula".into(),
+            ))
+        }
     }
     let mut out = vec![];
     for ((_, pairs), s) in steps.iter().zip(&cex) {
         let ws: Vec<Var> = pairs.iter().map(|(_, w)| w.clone()).collect();
-        let vals = smt.get_values(&ws).map_err(|e| e.to_string())?;
+        let vals = smt.get_values(&ws).map_err(undecided)?;
         out.push(CexStep {
             clause: s.clause,
             vals: pairs.iter().map(|(v, _)| v.clone()).zip(vals).collect(),
@@ -263,3 +294,6 @@ pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests;

@@ -358,11 +358,13 @@ fn prove(sys: &ChcSystem, seg: &Segment, smt: &mut Smt) -> Result<(), ModelError
 /// to the head before it (a step's or a segment's end), each head before a segment equal
 /// to the segment's start, with the known values fixed. Segments are taken as they are. The
 /// result still has to pass [`check_accel_cex`]; this only finds values, it proves nothing.
+/// Rejected when a step names no clause or the formula is unsat; undecided when the solver
+/// fails or answers `unknown`.
 pub fn complete_accel_cex(
     sys: &ChcSystem,
     cex: AccelCex,
     smt_cfg: &SolverConfig,
-) -> Result<AccelCex, String> {
+) -> Result<AccelCex, ModelError> {
     let incomplete = |s: &crate::frontend::passes::CexStep| match sys.clauses.get(s.clause.idx()) {
         Some(c) => c.vars().iter().any(|v| !s.vals.contains_key(v)),
         None => false,
@@ -373,7 +375,7 @@ pub fn complete_accel_cex(
     if !any {
         return Ok(cex);
     }
-    let err = |e: crate::smt::SmtError| e.to_string();
+    let err = |e: crate::smt::SmtError| ModelError::Undecided(e.to_string());
     let mut smt = Smt::new(smt_cfg, "complete-accel-cex").map_err(err)?;
     // per step link: its clause renamed to step-indexed variables
     let mut renamed: Vec<Option<(crate::frontend::Clause, Vec<(Var, Var)>)>> = vec![];
@@ -392,7 +394,9 @@ pub fn complete_accel_cex(
                 renamed.push(None);
             }
             Link::Step(s) => {
-                let c = sys.clauses.get(s.clause.idx()).ok_or("no such clause")?;
+                let c = sys.clauses.get(s.clause.idx()).ok_or_else(|| {
+                    ModelError::Rejected(format!("link {i}: no clause {}", s.clause.0))
+                })?;
                 let mut pairs = vec![];
                 let r = c.rename(&mut |v| {
                     let w = var(format!("{}@{i}", v.name), v.sort);
@@ -418,7 +422,16 @@ pub fn complete_accel_cex(
     }
     match smt.check_sat().map_err(err)? {
         SatResult::Sat => {}
-        r => return Err(format!("the counterexample's step formula is {r}")),
+        SatResult::Unsat => {
+            return Err(ModelError::Rejected(
+                "the counterexample's step formula is unsat".into(),
+            ))
+        }
+        SatResult::Unknown => {
+            return Err(ModelError::Undecided(
+                "the solver answered unknown on the counterexample's step formula".into(),
+            ))
+        }
     }
     let mut out = vec![];
     for (l, r) in cex.into_iter().zip(renamed) {

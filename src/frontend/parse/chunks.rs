@@ -166,6 +166,11 @@ pub(super) fn shift(mut e: smt2parser::Error, first_line: usize) -> smt2parser::
 /// Parses the `count` commands of `text`, whose first line is the input's line `first_line`.
 /// Stops at the first error, or when `stop` is set (the calling thread found an error).
 fn parse_chunk(text: &str, first_line: usize, count: usize, stop: &AtomicBool) -> Chunk {
+    // the unit tests' way to make a parsing thread panic
+    #[cfg(test)]
+    if text.contains("|chcsolve-test-panic|") {
+        panic!("injected for a test");
+    }
     let mut stream = CommandStream::new(text.as_bytes(), Syntax::new(&BUILTINS), None);
     let mut cmds = Vec::with_capacity(count);
     while cmds.len() < count && !stop.load(SeqCst) {

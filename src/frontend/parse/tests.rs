@@ -157,3 +157,18 @@ fn large_inputs_with_command_names_as_symbols_parse() {
     let c = &sys.clauses[n / 3];
     assert_eq!(sys.pred(c.body[0].pred).name, "exit");
 }
+
+#[test]
+fn a_panic_in_a_parsing_thread_is_an_input_error() {
+    // over 1 MB, so groups of commands are parsed on other threads; the marker makes the
+    // thread that parses its group panic (test builds only)
+    let n = 10_000;
+    let marked = "(assert (forall ((x Int)) (=> (p x true) (|chcsolve-test-panic| x))))\n";
+    for at in [n / 2, n - 1] {
+        let s = big_input(n, &|i| (i == at).then(|| marked.to_string()), None);
+        let e = parse_script(&s).unwrap_err();
+        assert!(e.line > 0, "{e}");
+        assert!(e.to_string().starts_with("(error \"line "), "{e}");
+        assert!(e.msg.contains("parser failed"), "{e}");
+    }
+}

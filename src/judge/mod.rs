@@ -1,0 +1,161 @@
+//! The judge: checks a printed answer against the ORIGINAL TEXT of the input, sharing
+//! nothing with the solver (not the parser, the normalizer, the term layer, the printer or
+//! the `Smt` wrapper).
+//!
+//! Its own s-expression reader ([`sexp`]) locates the commands, the predicate declarations
+//! and the assertions of the problem ([`input`]; a fixedpoint file is turned into
+//! assertions by text alone); it never interprets a term: a solver process of its own
+//! ([`process`]: z3, and cvc5 too with `--validate twice`) decides everything.
+//!
+//! - a model ([`model`]): its `define-fun`s replace the `declare-fun`s, and the negation of
+//!   every assertion must be unsat (CHC-COMP's model validation);
+//! - a derivation in Golem's format ([`derivation`]): every step must be a ground instance
+//!   of an assertion, from earlier steps, the last one deriving `false`;
+//! - an accelerated counterexample (our list format with `(segment ...)`s): the same for
+//!   every concrete step; each segment's end is taken as given (its certificate is checked
+//!   by [`crate::validate::check_accel_cex`] over the parsed clauses), its start must be
+//!   the fact before it.
+//!
+//! Every solver must accept. A judge that cannot decide in time, answers `unknown` or
+//! cannot read an assertion leaves the answer [`Judgment::Undecided`], never rejected.
+
+mod derivation;
+mod input;
+mod model;
+mod polarity;
+mod process;
+mod replay;
+mod sexp;
+
+pub use process::JudgeSolver;
+pub use replay::JudgeRun;
+
+use derivation::{Fact, Step};
+use process::Stop;
+use std::time::Instant;
+
+/// What the judge says about an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Judgment {
+    Accepted,
+    /// Wrong, or not a witness at all: a bug in whatever produced it.
+    Rejected(String),
+    /// Not decided (time, `unknown`, an assertion the judge cannot split, a dead solver).
+    Undecided(String),
+}
+
+/// An answer in its printed form.
+#[derive(Clone, Copy, Debug)]
+pub enum Witness<'a> {
+    /// The `define-fun`s printed after `sat`, between parentheses.
+    Model(&'a str),
+    /// Golem's derivation, printed after `unsat`.
+    Derivation(&'a str),
+    /// The list format of an accelerated counterexample (`(step ..)`, `(segment ..)`).
+    Accelerated(&'a str),
+}
+
+impl Witness<'_> {
+    /// The printed text.
+    pub fn text(&self) -> &str {
+        match self {
+            Witness::Model(t) | Witness::Derivation(t) | Witness::Accelerated(t) => t,
+        }
+    }
+}
+
+fn stopped(e: Stop) -> Judgment {
+    match e {
+        Stop::Timeout => Judgment::Undecided("out of time".into()),
+        Stop::Died(m) => Judgment::Undecided(m),
+    }
+}
+
+/// Judges `witness` as an answer to problem `index` (0-based: the k-th `check-sat` or
+/// `query`) of `text`, with every solver of `solvers` (each must accept), until `deadline`.
+pub fn judge(
+    text: &str,
+    index: usize,
+    witness: Witness<'_>,
+    solvers: &[JudgeSolver],
+    deadline: Option<Instant>,
+) -> Judgment {
+    let p = match input::problem(text, index) {
+        Ok(p) => p,
+        Err(e) => return Judgment::Undecided(format!("cannot read the input: {e}")),
+    };
+    let steps = match witness {
+        Witness::Model(_) => None,
+        Witness::Derivation(d) => Some(derivation::golem(&p, d)),
+        Witness::Accelerated(d) => Some(accelerated(&p, d)),
+    };
+    if let Some(Err(e)) = &steps {
+        return Judgment::Rejected(format!("malformed derivation: {e}"));
+    }
+    let one = |s: &JudgeSolver| match (&witness, &steps) {
+        (Witness::Model(m), _) => model::check(text, &p, m, s, deadline),
+        (_, Some(Ok(steps))) => derivation::check(text, &p, steps, s, deadline),
+        _ => unreachable!("checked above"),
+    };
+    let verdicts: Vec<Judgment> = std::thread::scope(|scope| {
+        let handles: Vec<_> = solvers.iter().map(|s| scope.spawn(|| one(s))).collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Judgment::Undecided("the judge panicked".into()))
+            })
+            .collect()
+    });
+    if solvers.is_empty() {
+        return Judgment::Undecided("no judge".into());
+    }
+    let rejected = verdicts.iter().find(|v| matches!(v, Judgment::Rejected(_)));
+    let undecided = verdicts
+        .iter()
+        .find(|v| matches!(v, Judgment::Undecided(_)));
+    rejected
+        .or(undecided)
+        .cloned()
+        .unwrap_or(Judgment::Accepted)
+}
+
+/// The steps of an accelerated counterexample printed in the list format: a chain, each
+/// `(step i (line L) fact ..)` judged from the fact before it, each `(segment i from to
+/// ..)` starting at the fact before it and giving `to`.
+fn accelerated(p: &input::Problem, text: &str) -> Result<Vec<Step>, String> {
+    let all = sexp::read_one(text)?;
+    let links = all.list().ok_or("not a list of steps")?;
+    let mut steps = vec![Step {
+        fact: Fact::True,
+        premises: vec![],
+        given: true,
+    }];
+    for (k, l) in links.iter().enumerate() {
+        let items = l.list().unwrap_or_default();
+        let premises = vec![k];
+        match (l.head(), items) {
+            (Some("step"), [_, _, _, f, ..]) => steps.push(Step {
+                fact: derivation::fact(p, f)?,
+                premises,
+                given: false,
+            }),
+            (Some("segment"), [_, _, from, to, ..]) => {
+                let from = derivation::fact(p, from)?;
+                if k == 0 || steps[k].fact != from {
+                    return Err(format!("segment {k} does not start at the fact before it"));
+                }
+                steps.push(Step {
+                    fact: derivation::fact(p, to)?,
+                    premises,
+                    given: true,
+                });
+            }
+            _ => return Err(format!("not a step or a segment: {l}")),
+        }
+    }
+    Ok(steps)
+}
+
+#[cfg(test)]
+mod tests;

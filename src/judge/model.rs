@@ -1,0 +1,130 @@
+//! Judging a model (CHC-COMP's model validation): the printed `define-fun`s replace the
+//! predicates' `declare-fun`s, and the judge's solver must find the negation of every
+//! original assertion unsat.
+
+use super::input::{Item, Problem};
+use super::process::{Answer, JudgeSolver, Process};
+use super::sexp::{read_one, unquote, Sexp};
+use super::{stopped, Judgment};
+use std::time::Instant;
+
+/// The model's `define-fun` for each predicate of `p`, as text; an error when one is
+/// missing or its parameters differ from the declaration's sorts.
+fn definitions(p: &Problem, model: &str) -> Result<Vec<String>, String> {
+    let m = read_one(model)?;
+    let items = m.list().ok_or("the model is not a list of define-funs")?;
+    let mut defs: Vec<Option<String>> = vec![None; p.preds.len()];
+    for d in items {
+        let Some([_, Sexp::Atom(name), Sexp::List(params), Sexp::Atom(range), _]) =
+            d.list().filter(|_| d.head() == Some("define-fun"))
+        else {
+            return Err(format!("not a define-fun: {d}"));
+        };
+        let Some(q) = p.pred(name) else {
+            continue; // no assertion can mention it
+        };
+        let sorts: Vec<String> = params
+            .iter()
+            .map(|x| match x.list() {
+                Some([_, s]) => Ok(s.to_string()),
+                _ => Err(format!("malformed parameter {x} of {name}")),
+            })
+            .collect::<Result<_, _>>()?;
+        if range != "Bool" || sorts != p.preds[q].sorts {
+            return Err(format!(
+                "the definition of {name} has sorts ({}) {range}, its declaration ({}) Bool",
+                sorts.join(" "),
+                p.preds[q].sorts.join(" ")
+            ));
+        }
+        if defs[q].replace(d.to_string()).is_some() {
+            return Err(format!("{} is defined twice", unquote(name)));
+        }
+    }
+    defs.into_iter()
+        .zip(&p.preds)
+        .map(|(d, pred)| d.ok_or_else(|| format!("no definition of {}", pred.key)))
+        .collect()
+}
+
+/// Judges `model` on problem `p` of `text` with one solver.
+pub fn check(
+    text: &str,
+    p: &Problem,
+    model: &str,
+    solver: &JudgeSolver,
+    deadline: Option<Instant>,
+) -> Judgment {
+    let defs = match definitions(p, model) {
+        Ok(d) => d,
+        Err(e) => return Judgment::Rejected(format!("malformed model: {e}")),
+    };
+    let mut s = match Process::start(solver, deadline) {
+        Ok(s) => s,
+        Err(e) => return stopped(e),
+    };
+    for item in &p.items {
+        let (t, ours) = match item {
+            Item::Keep(t) => (t, false),
+            Item::Pred(q) => (&defs[*q], true),
+        };
+        let r = s
+            .send(t)
+            .and_then(|()| s.send("\n"))
+            .and_then(|()| s.sync());
+        match r {
+            Err(e) => return stopped(e),
+            Ok(errs) if errs.is_empty() => {}
+            Ok(errs) if ours => {
+                return Judgment::Rejected(format!("{}: {t}: {}", solver.name(), errs[0]))
+            }
+            Ok(errs) => {
+                return Judgment::Undecided(format!(
+                    "{} does not read {t}: {}",
+                    solver.name(),
+                    errs[0]
+                ))
+            }
+        }
+    }
+    // every check is sent first, then the answers are read (no round trip per assertion)
+    for a in &p.asserts {
+        let f = match a.formula(text) {
+            Ok(f) => f,
+            Err(e) => return Judgment::Undecided(e),
+        };
+        if let Err(e) = s.send(&format!(
+            "(push 1)\n(assert (not {f}))\n(check-sat)\n(pop 1)\n"
+        )) {
+            return stopped(e);
+        }
+    }
+    for a in &p.asserts {
+        match s.answer() {
+            Err(e) => return stopped(e),
+            Ok(Ok(Answer::Unsat)) => {}
+            Ok(Ok(Answer::Sat)) => {
+                return Judgment::Rejected(format!(
+                    "{}: the model violates the assertion at line {}",
+                    solver.name(),
+                    a.line
+                ))
+            }
+            Ok(Ok(Answer::Unknown)) => {
+                return Judgment::Undecided(format!(
+                    "{} answered unknown on the assertion at line {}",
+                    solver.name(),
+                    a.line
+                ))
+            }
+            Ok(Err(e)) => {
+                return Judgment::Undecided(format!(
+                    "{} on the assertion at line {}: {e}",
+                    solver.name(),
+                    a.line
+                ))
+            }
+        }
+    }
+    Judgment::Accepted
+}

@@ -1,0 +1,206 @@
+//! The judge's solver process: started with `std::process` for one check (not through the
+//! engines' `Smt` wrapper), fed text, read line by line, and killed at its deadline or when
+//! dropped.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A judge: the solver and its binary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JudgeSolver {
+    Z3(PathBuf),
+    Cvc5(PathBuf),
+}
+
+impl JudgeSolver {
+    pub fn name(&self) -> &'static str {
+        match self {
+            JudgeSolver::Z3(_) => "z3",
+            JudgeSolver::Cvc5(_) => "cvc5",
+        }
+    }
+}
+
+/// Why a process gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The deadline passed (the process was killed).
+    Timeout,
+    /// It died or could not be started.
+    Died(String),
+}
+
+/// A `check-sat` answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+/// A running judge process.
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Set by the watchdog when it killed the process at the deadline.
+    fired: Arc<AtomicBool>,
+    /// Dropping it stops the watchdog, which is then joined (before the child is reaped, so
+    /// that it cannot kill a recycled PID).
+    cancel: Option<Sender<()>>,
+    watchdog: Option<std::thread::JoinHandle<()>>,
+}
+
+const SYNC: &str = "chcjudge-sync";
+
+impl Process {
+    /// Starts the solver, to be killed at `deadline`.
+    pub fn start(solver: &JudgeSolver, deadline: Option<Instant>) -> Result<Process, Stop> {
+        let mut cmd = match solver {
+            JudgeSolver::Z3(p) => {
+                let mut c = Command::new(p);
+                c.args(["-in", "-smt2"]);
+                c
+            }
+            JudgeSolver::Cvc5(p) => {
+                let mut c = Command::new(p);
+                c.args(["--lang", "smt2", "--incremental"]);
+                c
+            }
+        };
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Stop::Died(format!("cannot start {}: {e}", solver.name())))?;
+        if crate::smt::shutting_down() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Stop::Died("shutting down".into()));
+        }
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = channel();
+        std::thread::Builder::new()
+            .name("judge-reader".into())
+            .spawn(move || {
+                for l in BufReader::new(stdout).lines() {
+                    let Ok(l) = l else { break };
+                    if tx.send(l).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| Stop::Died(format!("cannot start a reader thread: {e}")))?;
+        let fired = Arc::new(AtomicBool::new(false));
+        let (cancel, cancelled) = channel::<()>();
+        let mut watchdog = None;
+        if let Some(d) = deadline {
+            let (pid, fired) = (child.id() as i32, fired.clone());
+            let w = std::thread::Builder::new()
+                .name("judge-deadline".into())
+                .spawn(move || {
+                    let wait = d.saturating_duration_since(Instant::now());
+                    if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                        cancelled.recv_timeout(wait)
+                    {
+                        fired.store(true, Ordering::SeqCst);
+                        // SAFETY: kill(2) on our own child, not yet reaped (the Process
+                        // owns it and waits for it only after this thread is cancelled).
+                        unsafe {
+                            libc::kill(pid, libc::SIGKILL);
+                        }
+                    }
+                })
+                .map_err(|e| Stop::Died(format!("cannot start a deadline thread: {e}")))?;
+            watchdog = Some(w);
+        }
+        let stdin = child.stdin.take();
+        let mut p = Process {
+            child,
+            stdin,
+            lines,
+            fired,
+            cancel: Some(cancel),
+            watchdog,
+        };
+        if matches!(solver, JudgeSolver::Cvc5(_)) {
+            p.send("(set-logic ALL)\n")?;
+        }
+        Ok(p)
+    }
+
+    fn stop(&self, what: String) -> Stop {
+        if self.fired.load(Ordering::SeqCst) {
+            Stop::Timeout
+        } else {
+            Stop::Died(what)
+        }
+    }
+
+    /// Sends text (whole commands).
+    pub fn send(&mut self, text: &str) -> Result<(), Stop> {
+        let r = match &mut self.stdin {
+            Some(s) => s.write_all(text.as_bytes()).and_then(|()| s.flush()),
+            None => return Err(Stop::Died("closed".into())),
+        };
+        r.map_err(|e| self.stop(format!("the judge's solver died: {e}")))
+    }
+
+    /// The next line the solver prints.
+    fn line(&mut self) -> Result<String, Stop> {
+        self.lines
+            .recv()
+            .map_err(|_| self.stop("the judge's solver died".into()))
+    }
+
+    /// Waits until every command sent so far is done; returns the errors they printed.
+    pub fn sync(&mut self) -> Result<Vec<String>, Stop> {
+        self.send(&format!("(echo \"{SYNC}\")\n"))?;
+        let mut errors = vec![];
+        loop {
+            let l = self.line()?;
+            let t = l.trim().trim_matches('"');
+            if t == SYNC {
+                return Ok(errors);
+            }
+            if !t.is_empty() && t != "success" {
+                errors.push(l);
+            }
+        }
+    }
+
+    /// Reads the answer of the next `check-sat` sent; an error printed before it is returned
+    /// instead.
+    pub fn answer(&mut self) -> Result<Result<Answer, String>, Stop> {
+        let mut error = None;
+        loop {
+            let l = self.line()?;
+            match l.trim() {
+                "sat" => return Ok(error.map_or(Ok(Answer::Sat), Err)),
+                "unsat" => return Ok(error.map_or(Ok(Answer::Unsat), Err)),
+                "unknown" => return Ok(error.map_or(Ok(Answer::Unknown), Err)),
+                "" | "success" => {}
+                _ => {
+                    error.get_or_insert(l);
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.cancel.take();
+        if let Some(w) = self.watchdog.take() {
+            let _ = w.join();
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

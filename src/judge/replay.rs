@@ -1,0 +1,71 @@
+//! The judge of one run: the input's text, its solvers, and the folder where a rejected
+//! answer is written with its input so that the check can be replayed.
+
+use super::{judge, JudgeSolver, Judgment, Witness};
+use crate::solve::Source;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Judges the answers of one solved system.
+#[derive(Clone, Debug)]
+pub struct JudgeRun {
+    pub source: Source,
+    pub solvers: Vec<JudgeSolver>,
+    /// Where rejected answers go (else `$TMPDIR/chcsolve-rejected`).
+    pub replay_dir: Option<PathBuf>,
+}
+
+impl JudgeRun {
+    /// Judges `w` until `deadline`.
+    pub fn judge(&self, w: Witness<'_>, deadline: Option<Instant>) -> Judgment {
+        judge(
+            &self.source.text,
+            self.source.index,
+            w,
+            &self.solvers,
+            deadline,
+        )
+    }
+
+    /// Writes the input (`input.smt2`), the answer as it would be printed (`answer.txt`:
+    /// the answer word, then the witness) and the judge's reason (`reason.txt`) into a new
+    /// folder under the replay folder; says where (or why it could not).
+    pub fn write_replay(&self, w: Witness<'_>, word: &str, reason: &str) -> String {
+        let root = self
+            .replay_dir
+            .clone()
+            .unwrap_or_else(|| std::env::temp_dir().join("chcsolve-rejected"));
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        let dir = root.join(format!(
+            "{stamp}-{}-{}",
+            std::process::id(),
+            self.source.index
+        ));
+        let kind = match w {
+            Witness::Model(_) => "model",
+            Witness::Derivation(_) => "derivation",
+            Witness::Accelerated(_) => "accelerated",
+        };
+        let r = std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(dir.join("input.smt2"), &*self.source.text))
+            .and_then(|()| {
+                std::fs::write(dir.join("answer.txt"), format!("{word}\n{}\n", w.text()))
+            })
+            .and_then(|()| {
+                std::fs::write(
+                    dir.join("reason.txt"),
+                    format!(
+                        "problem {} of the input ({kind}), judges {:?}:\n{reason}\n",
+                        self.source.index + 1,
+                        self.solvers
+                    ),
+                )
+            });
+        match r {
+            Ok(()) => format!("input and answer written to {}", dir.display()),
+            Err(e) => format!("could not write them to {}: {e}", dir.display()),
+        }
+    }
+}

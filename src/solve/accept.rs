@@ -1,0 +1,245 @@
+//! How the run accepts an engine's answer: made quantifier-free (models), checked by the
+//! validator against the parsed clauses, then by the judge against the original text
+//! ([`crate::judge`]); only then is it the run's verdict.
+
+use super::*;
+
+impl Run<'_> {
+    /// The model with every quantifier eliminated ([`crate::logic::qe`]).
+    pub(super) fn quantifier_free(&mut self, mut model: Model) -> Result<Model, String> {
+        if !model.values().any(crate::logic::qe::has_quantifier) {
+            return Ok(model);
+        }
+        self.stats.models_quantified += 1;
+        let mut qe =
+            crate::logic::qe::Qe::new(self.smt.clone(), Some(self.z3.clone()), self.deadline);
+        let mut r = Ok(());
+        for f in model.values_mut() {
+            match qe.eliminate(f) {
+                Ok(g) => *f = g,
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        log::info!("quantifier elimination: {:?}", qe.stats);
+        if qe.stats.fallbacks > 0 {
+            self.stats.models_qe_fallback += 1;
+        }
+        if r.is_err() {
+            self.stats.models_qe_failed += 1;
+        }
+        r.map(|()| model)
+    }
+
+    pub(super) fn accept_model(&mut self, model: Model, engine: &'static str) -> Option<Verdict> {
+        let model = match self.quantifier_free(model) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!(
+                    "{engine}: the model could not be made quantifier-free, so not printed: {e}"
+                );
+                return None;
+            }
+        };
+        self.stats.validations += 1;
+        match validate::check_model(self.orig, &model, &self.z3, self.remaining()) {
+            Ok(()) => {
+                log::info!("{engine}: model validated");
+                let text = crate::witness::model_to_smtlib(self.orig, &model);
+                if let Err(v) = self.judge(crate::judge::Witness::Model(&text), "sat", engine) {
+                    return v;
+                }
+                self.stats.winner = Some(engine);
+                Some(Verdict::Sat(model))
+            }
+            Err(e @ validate::ModelError::Rejected(_)) => {
+                self.stats.validation_failures += 1;
+                log::error!("{engine}: model REJECTED by the validator: {e}");
+                None
+            }
+            Err(e @ validate::ModelError::Undecided(_)) => {
+                self.stats.validations_undecided += 1;
+                log::warn!("{engine}: model not validated, so not printed: {e}");
+                None
+            }
+        }
+    }
+
+    pub(super) fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
+        log::error!("{engine}: its trace does not map to clauses (a bug)");
+        self.stats.validation_failures += 1;
+        None
+    }
+
+    /// A counterexample with accelerated segments: certified without expanding it, else
+    /// (when it does not map back, its check fails or is undecided, or `--expand`)
+    /// expanded into concrete steps within the time left and replayed.
+    pub(super) fn accept_accel(
+        &mut self,
+        p: &AccelPath,
+        adapter: &TsAdapter,
+        psys: &ChcSystem,
+        backs: &[Box<dyn BackTranslate>],
+        engine: &'static str,
+    ) -> Option<Verdict> {
+        let t = Instant::now();
+        let why = if self.expand {
+            "--expand".to_string()
+        } else {
+            match adapter
+                .accel_cex(psys, p)
+                .and_then(|c| accel_cex_back(backs, self.orig, c))
+            {
+                None => "a segment does not map to the original clauses".into(),
+                Some(acex) => {
+                    let mapped = t.elapsed().as_secs_f64();
+                    self.stats.validations += 1;
+                    let r =
+                        validate::complete_accel_cex(self.orig, acex, &self.z3).and_then(|acex| {
+                            let rep = validate::check_accel_cex(
+                                self.orig,
+                                &acex,
+                                &self.z3,
+                                self.remaining(),
+                            )?;
+                            Ok((acex, rep))
+                        });
+                    match r {
+                        Ok((acex, rep)) => {
+                            let text = crate::witness::accel_cex_to_text(self.orig, &acex);
+                            let w = crate::judge::Witness::Accelerated(&text);
+                            if let Err(v) = self.judge(w, "unsat", engine) {
+                                return v;
+                            }
+                            log::info!(
+                                "{engine}: counterexample certified (mapped back in {mapped:.3}s, checked in {:.3}s)",
+                                t.elapsed().as_secs_f64() - mapped
+                            );
+                            self.stats.validation = Some(format!(
+                                "certified {} accelerated segments (n up to {}, {} proved by z3), replayed {} steps, {} clause applications in all",
+                                rep.segments, rep.max_count, rep.proofs, rep.steps, rep.length
+                            ));
+                            self.stats.winner = Some(engine);
+                            return Some(Verdict::UnsatAccelerated(acex));
+                        }
+                        Err(e @ validate::ModelError::Rejected(_)) => {
+                            self.stats.validation_failures += 1;
+                            log::error!("{engine}: certificate REJECTED by the validator: {e}");
+                            format!("certificate rejected: {e}")
+                        }
+                        Err(e @ validate::ModelError::Undecided(_)) => {
+                            self.stats.validations_undecided += 1;
+                            log::warn!("{engine}: certificate not validated: {e}");
+                            format!("certificate {e}")
+                        }
+                    }
+                }
+            }
+        };
+        log::info!("{engine}: expanding its counterexample ({why})");
+        let t = Instant::now();
+        let path = match p.expand(self.deadline) {
+            Ok(path) => path,
+            Err(e) => {
+                log::warn!("{engine}: could not expand its counterexample: {e}");
+                return None;
+            }
+        };
+        let t_expand = t.elapsed().as_secs_f64();
+        let Some(cex) = adapter.cex_path(&path) else {
+            return self.unmapped(engine);
+        };
+        let t_adapter = t.elapsed().as_secs_f64();
+        let cex = cex_back(backs, cex);
+        let t_back = t.elapsed().as_secs_f64();
+        let v = self.accept_cex(cex, engine);
+        log::info!(
+            "{engine}: expanded {} steps in {t_expand:.3}s, adapter {:.3}s, back-translation {:.3}s, validation {:.3}s",
+            path.steps.len(),
+            t_adapter - t_expand,
+            t_back - t_adapter,
+            t.elapsed().as_secs_f64() - t_back
+        );
+        if v.is_some() {
+            if let Some(s) = &mut self.stats.validation {
+                *s = format!("{s} (full expansion: {why})");
+            }
+        }
+        v
+    }
+
+    pub(super) fn accept_cex(&mut self, cex: Cex, engine: &'static str) -> Option<Verdict> {
+        self.stats.validations += 1;
+        let checked = validate::complete_cex(self.orig, cex, &self.z3).and_then(|cex| {
+            validate::check_cex(self.orig, &cex)
+                .map(|()| cex)
+                .map_err(validate::ModelError::Rejected)
+        });
+        match checked {
+            Ok(cex) => {
+                let text = crate::witness::cex_to_golem(self.orig, &cex);
+                let w = crate::judge::Witness::Derivation(&text);
+                if let Err(v) = self.judge(w, "unsat", engine) {
+                    return v;
+                }
+                log::info!("{engine}: counterexample of {} steps replayed", cex.len());
+                self.stats.validation = Some(format!("replayed {} steps", cex.len()));
+                self.stats.winner = Some(engine);
+                Some(Verdict::Unsat(cex))
+            }
+            Err(e @ validate::ModelError::Rejected(_)) => {
+                self.stats.validation_failures += 1;
+                log::error!("{engine}: counterexample REJECTED by the validator: {e}");
+                None
+            }
+            Err(e @ validate::ModelError::Undecided(_)) => {
+                self.stats.validations_undecided += 1;
+                log::warn!("{engine}: counterexample not validated, so not printed: {e}");
+                None
+            }
+        }
+    }
+
+    /// Judges the printed answer `text` ([`crate::judge`]) unless there is no input text.
+    /// `Err(None)`: rejected (a bug, written to the replay folder), look for another answer;
+    /// `Err(Some(unknown))`: the judge could not decide, the run ends with "could not
+    /// validate".
+    pub(super) fn judge(
+        &mut self,
+        w: crate::judge::Witness<'_>,
+        word: &str,
+        engine: &'static str,
+    ) -> Result<(), Option<Verdict>> {
+        let Some(j) = &self.judge else {
+            return Ok(());
+        };
+        let t = Instant::now();
+        let r = j.judge(w, self.deadline);
+        self.stats.judgments += 1;
+        self.stats.judge_seconds += t.elapsed().as_secs_f64();
+        log::info!(
+            "{engine}: judged in {:.3}s: {r:?}",
+            t.elapsed().as_secs_f64()
+        );
+        match r {
+            crate::judge::Judgment::Accepted => {
+                self.witness = Some(w.text().to_string());
+                Ok(())
+            }
+            crate::judge::Judgment::Rejected(e) => {
+                self.stats.judge_rejections += 1;
+                self.stats.validation_failures += 1;
+                let at = j.write_replay(w, word, &e);
+                log::error!("{engine}: answer REJECTED by the judge (a bug): {e}; {at}");
+                Err(None)
+            }
+            crate::judge::Judgment::Undecided(e) => {
+                self.stats.judge_undecided += 1;
+                log::warn!("{engine}: the judge could not decide its answer: {e}");
+                Err(Some(Verdict::Unknown(format!("could not validate: {e}"))))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The validator on malformed answers: ids out of range are rejections, not panics; a
+//! check that cannot run is undecided, not a rejection.
+
+use super::*;
+use crate::frontend::passes::Link;
+use crate::frontend::{ClauseId, PredId};
+use crate::smt::{find_solver, SolverKind};
+
+fn sys() -> ChcSystem {
+    crate::frontend::parse_str(
+        "(set-logic HORN)(declare-fun P (Int) Bool)
+         (assert (forall ((x Int)) (=> (= x 0) (P x))))
+         (assert (forall ((x Int) (y Int)) (=> (and (P x) (= y (+ x 1))) (P y))))
+         (assert (forall ((x Int)) (=> (and (P x) (= x 1)) false)))",
+    )
+    .unwrap()
+}
+
+fn z3() -> SolverConfig {
+    SolverConfig::new(SolverKind::Z3, find_solver(SolverKind::Z3, None).unwrap())
+}
+
+fn no_solver() -> SolverConfig {
+    SolverConfig::new(SolverKind::Z3, "/nonexistent/z3")
+}
+
+fn step(clause: u32, premises: Vec<usize>) -> CexStep {
+    CexStep {
+        clause: ClauseId(clause),
+        vals: Default::default(), // no values: complete_cex must solve for them
+        premises,
+    }
+}
+
+#[test]
+fn model_with_a_bad_predicate_is_rejected() {
+    let s = sys();
+    let mut m = Model::default();
+    m.insert(PredId(0), mk_true());
+    m.insert(PredId(7), mk_true());
+    let r = check_model(&s, &m, &z3(), None);
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+}
+
+#[test]
+fn cex_with_bad_ids_is_rejected() {
+    let s = sys();
+    // a clause that does not exist, after steps that need solving
+    let bad_clause = vec![step(0, vec![]), step(9, vec![0]), step(2, vec![1])];
+    let r = complete_cex(&s, bad_clause.clone(), &z3());
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+    assert!(check_cex(&s, &bad_clause).is_err());
+    // a premise that is no earlier step
+    let bad_premise = vec![step(0, vec![]), step(1, vec![5]), step(2, vec![1])];
+    let r = complete_cex(&s, bad_premise, &z3());
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+    // premises that do not match the body
+    let arity = vec![step(0, vec![]), step(1, vec![]), step(2, vec![1])];
+    let r = complete_cex(&s, arity, &z3());
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+    // a path that does not exist: P(0) -> P(1) -> P(2) ends at the query x = 1 only at 1
+    let wrong = vec![
+        step(0, vec![]),
+        step(1, vec![0]),
+        step(1, vec![1]),
+        step(2, vec![2]),
+    ];
+    let r = complete_cex(&s, wrong, &z3());
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+    let right = vec![step(0, vec![]), step(1, vec![0]), step(2, vec![1])];
+    let done = complete_cex(&s, right, &z3()).unwrap();
+    assert_eq!(check_cex(&s, &done), Ok(()));
+    // a bad accelerated link
+    let acc = vec![Link::Step(step(0, vec![])), Link::Step(step(12, vec![]))];
+    let r = complete_accel_cex(&s, acc, &z3());
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+}
+
+#[test]
+fn cex_check_that_cannot_run_is_undecided() {
+    let s = sys();
+    let right = vec![step(0, vec![]), step(1, vec![0]), step(2, vec![1])];
+    let r = complete_cex(&s, right, &no_solver());
+    assert!(matches!(r, Err(ModelError::Undecided(_))), "{r:?}");
+    let acc = vec![
+        Link::Step(step(0, vec![])),
+        Link::Step(step(1, vec![])),
+        Link::Step(step(2, vec![])),
+    ];
+    let r = complete_accel_cex(&s, acc, &no_solver());
+    assert!(matches!(r, Err(ModelError::Undecided(_))), "{r:?}");
+}
