@@ -67,6 +67,14 @@ pub fn fact(p: &Problem, s: &Sexp) -> Result<Fact, String> {
 /// A ground argument as a literal of `sort`: a numeral, `(- x)`, `(/ x y)` or a Boolean;
 /// integer numerals of a Real argument (as Golem prints them) get a `.0`.
 fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
+    if sort.starts_with("(Array") {
+        // stores of literals over a constant array, exactly as printed
+        return if array_literal(a) {
+            Ok(a.to_string())
+        } else {
+            Err(format!("{a} is not an array literal"))
+        };
+    }
     let ok = match a {
         Sexp::Atom(x) => {
             x == "true"
@@ -87,6 +95,26 @@ fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
         s = realify(a);
     }
     Ok(s)
+}
+
+/// `((as const S) v)` or `(store A i v)` with `A` an array literal and `i`, `v` literals (of
+/// any sort: the judge's solver checks the sorts).
+fn array_literal(a: &Sexp) -> bool {
+    let Sexp::List(l) = a else { return false };
+    let any = |x: &Sexp| array_literal(x) || literal(x, "").is_ok();
+    match l.first() {
+        Some(Sexp::List(h)) => {
+            l.len() == 2
+                && h.len() == 3
+                && h[0].atom() == Some("as")
+                && h[1].atom() == Some("const")
+                && any(&l[1])
+        }
+        Some(x) if x.atom() == Some("store") => {
+            l.len() == 4 && array_literal(&l[1]) && any(&l[2]) && any(&l[3])
+        }
+        _ => false,
+    }
 }
 
 fn realify(a: &Sexp) -> String {

@@ -146,3 +146,43 @@ fn accelerated_chains() {
     let j = judge(lin, 0, Witness::Accelerated(chain), &z3(), soon());
     assert_eq!(j, Judgment::Accepted);
 }
+
+const STORE: &str = "(set-logic HORN)
+(declare-fun inv ((Array Int Int) Int) Bool)
+(assert (forall ((a (Array Int Int))) (=> (= (select a 5) 7) (inv a 0))))
+(assert (forall ((a (Array Int Int)) (i Int)) (=> (inv a i) (inv (store a i i) (+ i 1)))))
+(assert (forall ((a (Array Int Int)) (i Int)) (=> (and (inv a i) (> i 5) (= (select a 5) 5)) false)))
+(check-sat)
+";
+
+/// Array values in derivations and models: stores over constant arrays, checked by the
+/// judge's solver.
+#[test]
+fn arrays() {
+    let c = "((as const (Array Int Int)) 0)";
+    let mut steps = vec!["0:\ttrue".to_string()];
+    let mut a = format!("(store {c} 5 7)");
+    for i in 0..=6 {
+        let prem = if i == 0 { 0 } else { i };
+        steps.push(format!("{}:\t(inv {a} {i}) ->  {prem}\n", i + 1));
+        a = format!("(store {a} {i} {i})");
+    }
+    steps.push("8:\tfalse ->  7\n".into());
+    let good = steps.join("\n");
+    let j = |d: &str| judge(STORE, 0, Witness::Derivation(d), &z3(), soon());
+    assert_eq!(j(&good), Judgment::Accepted, "{good}");
+    // a stored value the clause does not write
+    let bad = good.replacen(
+        "(store (store ((as const (Array Int Int)) 0) 5 7) 0 0)",
+        "(store (store ((as const (Array Int Int)) 0) 5 7) 0 1)",
+        1,
+    );
+    assert_ne!(bad, good);
+    assert!(matches!(j(&bad), Judgment::Rejected(_)), "{bad}");
+    let model =
+        |body: &str| format!("((define-fun inv ((a (Array Int Int)) (i Int)) Bool {body}))");
+    let m = |b: &str| judge(STORE, 0, Witness::Model(&model(b)), &z3(), soon());
+    // not a model: the query is reachable
+    assert!(matches!(m("(= (select a 5) 7)"), Judgment::Rejected(_)));
+    assert!(matches!(m("true"), Judgment::Rejected(_)));
+}
