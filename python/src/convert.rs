@@ -30,6 +30,7 @@ pub fn outcome<'py>(py: Python<'py>, format: Format, o: Outcome) -> PyResult<Bou
         verdict,
         system,
         stats,
+        ..
     } = o;
     let d = PyDict::new(py);
     d.set_item("status", answer_line(format, &verdict))?;
@@ -156,6 +157,8 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
             r.numer(),
             r.denom()
         ),)),
+        // an array value as SMT-LIB text: stores over a constant array
+        Value::Array(_) => Ok(pyo3::types::PyString::new(py, &v.to_string()).into_any()),
     }
 }
 
@@ -203,6 +206,9 @@ fn from_py(obj: &Bound<'_, PyAny>, sort: Sort) -> PyResult<Value> {
         Sort::Bool => Err(wrong("a bool")),
         Sort::Int => Err(wrong("an int")),
         Sort::Real => Err(wrong("an int or a Fraction (not a float)")),
+        Sort::Array(_) => Err(PyTypeError::new_err(format!(
+            "evaluate does not take array arguments ({sort})"
+        ))),
     }
 }
 

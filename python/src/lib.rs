@@ -122,10 +122,11 @@ fn run(
 ) -> PyResult<(Format, Vec<Result<Outcome, SolveError>>)> {
     let cancel = opts.cancel.clone().expect("options() sets a cancel switch");
     let parsed = interruptible(py, cancel, move || {
+        // the text is kept for the judge (every answer checked against it)
+        let text: std::sync::Arc<str> = std::sync::Arc::from(text);
         let script = parse_script(&text)?;
-        drop(text);
         let mut outs = vec![];
-        solve_each(script.systems, &opts, |o| outs.push(o));
+        solve_each(script.systems, Some(text), &opts, |o| outs.push(o));
         Ok((script.format, outs))
     })?;
     parsed.map_err(|e: chcsolve::frontend::InputError| PyValueError::new_err(e.to_string()))

@@ -291,9 +291,11 @@ impl<'a> Translator<'a> {
                     return Err(err("expected (declare-var name sort)".into()));
                 };
                 let sort_text = self.text(sort);
-                if !matches!(sort_text, "Int" | "Bool" | "Real") {
+                // an array sort is checked by the parser of the translation
+                let array = sort_text.starts_with('(') && sort_text[1..].trim_start().starts_with("Array");
+                if !matches!(sort_text, "Int" | "Bool" | "Real") && !array {
                     return Err(err(format!(
-                        "declare-var `{}`: unsupported sort `{sort_text}`: only Int, Real and Bool are supported",
+                        "declare-var `{}`: unsupported sort `{sort_text}`: only Int, Real, Bool and arrays of them are supported",
                         self.text(v)
                     )));
                 }
