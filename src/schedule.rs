@@ -97,31 +97,26 @@ pub fn linearized(cores: usize) -> Vec<Vec<Step>> {
 /// the best 2-core schedule in-sample and on each fold of a 2-fold cross-validation. With 4
 /// cores, k-induction and IMC beside them (their counterexamples come quickly).
 pub fn reals(cores: usize) -> Vec<Vec<Step>> {
-    match cores {
-        0 | 1 => vec![vec![run(Pdr)]],
-        2 | 3 => vec![vec![run(Pdr)], vec![run(Spacer)]],
-        _ => vec![
-            vec![run(Pdr)],
-            vec![run(Spacer)],
-            vec![run(Kind)],
-            vec![run(Imc)],
-        ],
-    }
+    pdr_spacer(cores, [Kind, Imc])
 }
 
 /// The lanes for a linear system with arrays, where BMC, k-induction, PDR and Spacer run
 /// (the other engines step aside): PDR beside Spacer, as for the reals (measured on the
 /// LIA-Lin-Arrays dev files, README "Arrays"); with 4 cores k-induction and BMC beside them.
 pub fn arrays(cores: usize) -> Vec<Vec<Step>> {
+    pdr_spacer(cores, [Kind, Bmc])
+}
+
+/// PDR alone on one core, PDR beside Spacer on 2 or 3, and the two `more` engines beside
+/// them from 4.
+fn pdr_spacer(cores: usize, more: [EngineKind; 2]) -> Vec<Vec<Step>> {
     match cores {
         0 | 1 => vec![vec![run(Pdr)]],
         2 | 3 => vec![vec![run(Pdr)], vec![run(Spacer)]],
-        _ => vec![
-            vec![run(Pdr)],
-            vec![run(Spacer)],
-            vec![run(Kind)],
-            vec![run(Bmc)],
-        ],
+        _ => [Pdr, Spacer, more[0], more[1]]
+            .iter()
+            .map(|&e| vec![run(e)])
+            .collect(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! of clause applications with values ([`cex_to_text`], `--witness-format list`).
 
 use crate::frontend::passes::{is_chain, AccelCex, Cex, Link, Model};
-use crate::frontend::ChcSystem;
+use crate::frontend::{ChcSystem, PredId};
 use crate::logic::{eval, smt_symbol, SmtTerm, Value};
 use std::fmt::Write;
 
@@ -15,26 +15,30 @@ use std::fmt::Write;
 pub fn model_to_smtlib(sys: &ChcSystem, m: &Model) -> String {
     let mut out = String::from("(\n");
     for p in sys.pred_ids() {
-        let decl = sys.pred(p);
-        let params: Vec<String> = decl
-            .params()
-            .iter()
-            .map(|v| format!("({} {})", smt_symbol(&v.name), v.sort))
-            .collect();
-        let body = m
-            .get(&p)
-            .map(|t| SmtTerm(t).to_string())
-            .unwrap_or_else(|| "false".into());
-        let _ = writeln!(
-            out,
-            "  (define-fun {} ({}) Bool {})",
-            smt_symbol(&decl.name),
-            params.join(" "),
-            body
-        );
+        let _ = writeln!(out, "  {}", define_fun(sys, m, p));
     }
     out.push(')');
     out
+}
+
+/// The `(define-fun P ((x0 Int) ...) Bool body)` of predicate `p` (`false` when the model
+/// leaves it out).
+pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
+    let decl = sys.pred(p);
+    let params: Vec<String> = decl
+        .params()
+        .iter()
+        .map(|v| format!("({} {})", smt_symbol(&v.name), v.sort))
+        .collect();
+    let body = m
+        .get(&p)
+        .map(|t| SmtTerm(t).to_string())
+        .unwrap_or_else(|| "false".into());
+    format!(
+        "(define-fun {} ({}) Bool {body})",
+        smt_symbol(&decl.name),
+        params.join(" ")
+    )
 }
 
 /// `(step i (line L) (head args..) ((var value) ..))` per clause application, the query last.

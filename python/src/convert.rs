@@ -4,8 +4,8 @@
 
 use chcsolve::answer::answer_line;
 use chcsolve::frontend::passes::CexStep;
-use chcsolve::frontend::{ChcSystem, Format, PredId};
-use chcsolve::logic::{eval, eval_bool, smt_symbol, Assignment, Rat, SmtTerm, Sort, Value};
+use chcsolve::frontend::{ChcSystem, Format};
+use chcsolve::logic::{eval, eval_bool, Assignment, Rat, Sort, Value};
 use chcsolve::{Model, Outcome, Stats, Verdict};
 use num_bigint::BigInt;
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
@@ -55,7 +55,10 @@ pub fn outcome<'py>(py: Python<'py>, format: Format, o: Outcome) -> PyResult<Bou
         Verdict::Sat(model) => {
             let m = PyDict::new(py);
             for p in system.pred_ids() {
-                m.set_item(&system.pred(p).name, define_fun(&system, &model, p))?;
+                m.set_item(
+                    &system.pred(p).name,
+                    chcsolve::witness::define_fun(&system, &model, p),
+                )?;
             }
             d.set_item("model", m)?;
             d.set_item(
@@ -85,25 +88,6 @@ pub fn outcome<'py>(py: Python<'py>, format: Format, o: Outcome) -> PyResult<Bou
         Verdict::Unknown(why) => d.set_item("reason_unknown", why)?,
     }
     Ok(d)
-}
-
-/// `(define-fun P ((x0 Int) ..) Bool body)`, as in [`chcsolve::witness::model_to_smtlib`].
-fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
-    let decl = sys.pred(p);
-    let params: Vec<String> = decl
-        .params()
-        .iter()
-        .map(|v| format!("({} {})", smt_symbol(&v.name), v.sort))
-        .collect();
-    let body = m
-        .get(&p)
-        .map(|t| SmtTerm(t).to_string())
-        .unwrap_or_else(|| "false".into());
-    format!(
-        "(define-fun {} ({}) Bool {body})",
-        smt_symbol(&decl.name),
-        params.join(" ")
-    )
 }
 
 /// One derivation step: `clause` (0-based), `line`, `head` (None for the query), `args`

@@ -1,0 +1,160 @@
+//! `--stats` and `--stats-json`: the run's figures on standard error, as text or JSON, and
+//! the figures of a run that a limit ended.
+
+use chcsolve::{Outcome, Progress};
+
+/// `--stats` / `--stats-json` when the time or memory limit ended the run: the stage it was in and
+/// the figures recorded so far.
+pub fn print_progress(p: &Progress, seconds: f64, json: bool) {
+    let (stage, figures) = p.snapshot();
+    if json {
+        let mut m = serde_json::Map::new();
+        m.insert("total-seconds".into(), seconds.into());
+        m.insert("stopped-in".into(), stage.into());
+        for (k, v) in figures {
+            m.insert(k.into(), json_value(&v));
+        }
+        errln!("{}", serde_json::Value::Object(m));
+    } else {
+        errln!("; total-seconds: {seconds:.3}");
+        let what = if chcsolve::mem::over_limit() {
+            "memory"
+        } else {
+            "time"
+        };
+        errln!("; stopped-in: {stage} (the {what} limit ended the run)");
+        for (k, v) in figures {
+            errln!("; {k}: {v}");
+        }
+    }
+}
+
+/// A number when `v` reads as one, else a string.
+fn json_value(v: &str) -> serde_json::Value {
+    if let Ok(n) = v.parse::<i64>() {
+        return serde_json::json!(n);
+    }
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() => serde_json::json!(x),
+        _ => serde_json::json!(v),
+    }
+}
+
+/// The figures of `--stats` as one JSON object.
+pub fn stats_json(o: &Outcome) -> serde_json::Value {
+    let s = &o.stats;
+    let interp: Vec<_> = chcsolve::interp::global_stats()
+        .into_iter()
+        .map(|(b, st)| {
+            serde_json::json!({
+                "backend": format!("{b}"),
+                "asked": st.asked,
+                "interpolants": st.interpolants,
+                "sat": st.sat,
+                "unknown": st.unknown,
+                "check-failures": st.check_failures,
+                "seconds": st.time.as_secs_f64(),
+                "size": st.size,
+            })
+        })
+        .collect();
+    let engines: Vec<_> = s
+        .engines
+        .iter()
+        .map(|(name, secs, counters, smt)| {
+            let c: serde_json::Map<String, serde_json::Value> = counters
+                .iter()
+                .map(|(k, v)| (k.to_string(), json_value(v)))
+                .collect();
+            serde_json::json!({
+                "engine": name,
+                "seconds": secs,
+                "counters": c,
+                "smt-queries": smt.queries,
+                "smt-seconds": smt.solver_time.as_secs_f64(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "answer": o.verdict.word(),
+        "total-seconds": s.total_seconds,
+        "parse-seconds": s.parse_seconds,
+        "preprocess-seconds": s.preprocess_seconds,
+        "predicates": s.predicates,
+        "clauses": s.clauses,
+        "clauses-after-preprocessing": s.clauses_after_preprocessing,
+        "winner": s.winner,
+        "validations": s.validations,
+        "validation-failures": s.validation_failures,
+        "validations-undecided": s.validations_undecided,
+        "validation": s.validation,
+        "models-quantified": s.models_quantified,
+        "models-qe-fallback": s.models_qe_fallback,
+        "models-qe-failed": s.models_qe_failed,
+        "judges": s.judges,
+        "judgments": s.judgments,
+        "judge-seconds": s.judge_seconds,
+        "judge-rejections": s.judge_rejections,
+        "judge-undecided": s.judge_undecided,
+        "interpolation": interp,
+        "engines": engines,
+    })
+}
+
+pub fn print_stats(o: &Outcome) {
+    let s = &o.stats;
+    errln!("; total-seconds: {:.3}", s.total_seconds);
+    errln!("; parse-seconds: {:.3}", s.parse_seconds);
+    errln!("; preprocess-seconds: {:.3}", s.preprocess_seconds);
+    errln!("; predicates: {}", s.predicates);
+    errln!(
+        "; clauses: {} (after preprocessing: {})",
+        s.clauses,
+        s.clauses_after_preprocessing
+    );
+    errln!("; winner: {}", s.winner.unwrap_or("none"));
+    errln!(
+        "; validations: {} (failed: {})",
+        s.validations,
+        s.validation_failures
+    );
+    errln!("; validations undecided: {}", s.validations_undecided);
+    if let Some(v) = &s.validation {
+        errln!("; validation: {v}");
+    }
+    errln!(
+        "; judged: {} by {} in {:.3}s (rejected: {}, undecided: {})",
+        s.judgments,
+        s.judges,
+        s.judge_seconds,
+        s.judge_rejections,
+        s.judge_undecided
+    );
+    errln!(
+        "; models quantified: {} (qe fallback: {}, qe failed: {})",
+        s.models_quantified,
+        s.models_qe_fallback,
+        s.models_qe_failed
+    );
+    for (b, st) in chcsolve::interp::global_stats() {
+        errln!(
+            "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
+            st.asked,
+            st.interpolants,
+            st.sat,
+            st.unknown,
+            st.check_failures,
+            st.time.as_secs_f64(),
+            st.size
+        );
+    }
+    for (name, secs, counters, smt) in &s.engines {
+        let c: Vec<String> = counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        errln!(
+            "; engine {name}: {secs:.3}s, {}, smt-queries {}, smt-seconds {:.3}",
+            c.join(", "),
+            smt.queries,
+            smt.solver_time.as_secs_f64()
+        );
+    }
+}
