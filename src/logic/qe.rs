@@ -20,6 +20,10 @@
 //!    back into our terms; an answer outside the fragment (a quantifier left, say) is an
 //!    error. [`QeStats::fallbacks`] counts these.
 //!
+//! Array variables are first removed exactly where [`array`]'s rules apply (store
+//! equations, arrays that are only read); a quantifier over an array that neither removes
+//! stays in place (the validator's z3 reads it).
+//!
 //! Nothing here is trusted by the caller: a model made quantifier-free is still checked by
 //! the validator like any other.
 
@@ -47,6 +51,8 @@ pub struct QeStats {
     pub failures: u64,
     /// Quantifiers over arrays, left in place.
     pub kept_arrays: u64,
+    /// Array variables removed exactly (store equations, arrays only read: [`array`]).
+    pub array_rewrites: u64,
 }
 
 /// Does `t` contain a quantifier?
@@ -231,6 +237,12 @@ impl Qe {
             }
             return Ok(mk_or(out));
         }
+        if vars.iter().any(|v| v.sort.is_array()) {
+            if let Some((vars, body)) = array::eliminate(vars, body) {
+                self.stats.array_rewrites += 1;
+                return self.exists(&vars, &body);
+            }
+        }
         self.stats.quantifiers += 1;
         if vars.iter().any(|v| v.sort.is_array()) {
             // projection by model values would enumerate array values without end, and z3's
@@ -384,6 +396,8 @@ fn z3_tactic(
         }
     }))
 }
+
+mod array;
 
 #[cfg(test)]
 mod tests;
