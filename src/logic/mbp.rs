@@ -77,6 +77,14 @@ pub fn implicant(phi: &Term, model: &Assignment) -> Result<Vec<Term>, String> {
 /// formulas in `phi` may have any Boolean structure; `model` must satisfy them and assign
 /// every variable they mention.
 pub fn project(phi: &[Term], model: &Assignment, elim: &[Var]) -> Result<Projection, String> {
+    let ext;
+    let (phi, model, elim) = match array::exact(phi, model, elim)? {
+        Some(e) => {
+            ext = e;
+            (&ext.0[..], &ext.2, &ext.1[..])
+        }
+        None => (phi, model, elim),
+    };
     let (phi, elim, replaced) = array::substitute(phi, model, elim)?;
     let (phi, elim) = (&phi[..], &elim[..]);
     let mut p = Projector {

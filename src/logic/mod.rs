@@ -2,6 +2,7 @@
 
 mod arith;
 pub mod array;
+pub mod array_elim;
 mod defs;
 mod eval;
 mod linear;

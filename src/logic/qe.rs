@@ -20,7 +20,7 @@
 //!    back into our terms; an answer outside the fragment (a quantifier left, say) is an
 //!    error. [`QeStats::fallbacks`] counts these.
 //!
-//! Array variables are first removed exactly where [`array`]'s rules apply (store
+//! Array variables are first removed exactly where [`super::array_elim`]'s rules apply (store
 //! equations, arrays that are only read); a quantifier over an array that neither removes
 //! stays in place (the validator's z3 reads it).
 //!
@@ -51,7 +51,7 @@ pub struct QeStats {
     pub failures: u64,
     /// Quantifiers over arrays, left in place.
     pub kept_arrays: u64,
-    /// Array variables removed exactly (store equations, arrays only read: [`array`]).
+    /// Array variables removed exactly (store equations, arrays only read: [`super::array_elim`]).
     pub array_rewrites: u64,
 }
 
@@ -238,9 +238,9 @@ impl Qe {
             return Ok(mk_or(out));
         }
         if vars.iter().any(|v| v.sort.is_array()) {
-            if let Some((vars, body)) = array::eliminate(vars, body) {
+            if let Some(e) = super::array_elim::eliminate(vars, body) {
                 self.stats.array_rewrites += 1;
-                return self.exists(&vars, &body);
+                return self.exists(&e.vars, &e.body);
             }
         }
         self.stats.quantifiers += 1;
@@ -396,8 +396,6 @@ fn z3_tactic(
         }
     }))
 }
-
-mod array;
 
 #[cfg(test)]
 mod tests;

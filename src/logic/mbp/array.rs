@@ -4,15 +4,41 @@
 //! one (`a' = store(a, i, x)`, exact), else by a kept variable of the same sort and model
 //! value, else by its model value.
 //!
+//! Before that, [`exact`] removes what the exact rules of [`crate::logic::array_elim`]
+//! remove (store equations through partial equalities, arrays that are only read), as z3's
+//! `mbp_arrays` does; the fresh variables they bring take their values from the model.
+//!
 //! `phi[x := t]` with `M(t) = M(x)` implies `exists x. phi` and `M` satisfies it, so the
-//! replacement is a projection, only a weaker one than z3's `mbp_arrays` (store elimination
-//! through partial equalities is not done). Reading over the stores of the constant arrays that this puts in
-//! the formula turns their `select`s into `ite` chains over the index ([`super::mk_select`]),
+//! replacement is a projection. Reading over the stores of the constant arrays that this
+//! puts in the formula turns their `select`s into `ite` chains over the index ([`super::mk_select`]),
 //! which the integer projection handles. Each replacement is counted as a model
 //! substitution.
 
 use super::super::*;
 use rustc_hash::FxHashSet;
+
+/// The exact rules of [`crate::logic::array_elim`] (store equations, arrays only read) on
+/// `exists elim. /\ phi`, each fresh variable given the value in `model` of the term it
+/// stands for: the new conjuncts, the variables to eliminate and the extended model; `None`
+/// when no array is eliminated or no rule applies.
+pub(super) fn exact(
+    phi: &[Term],
+    model: &Assignment,
+    elim: &[Var],
+) -> Result<Option<(Vec<Term>, Vec<Var>, Assignment)>, String> {
+    if !elim.iter().any(|v| v.sort.is_array()) {
+        return Ok(None);
+    }
+    let Some(e) = array_elim::eliminate(elim, &mk_and(phi.to_vec())) else {
+        return Ok(None);
+    };
+    let mut model = model.clone();
+    for (v, meaning) in &e.fresh {
+        let val = eval(meaning, &model).map_err(|m| format!("mbp: the value of {}: {m}", v.name))?;
+        model.insert(v.clone(), val);
+    }
+    Ok(Some((conjuncts(&e.body), e.vars, model)))
+}
 
 /// `phi` with those eliminated variables replaced by their values, the variables left to
 /// eliminate, and the number replaced.

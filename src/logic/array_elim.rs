@@ -1,63 +1,82 @@
-//! Exact elimination of array variables from `exists xs. phi`, before the arithmetic
-//! projection (the rules of z3's `mbp_arrays`, here as equivalences, not under a model):
+//! Exact elimination of array variables from `exists xs. phi`, the rules of z3's
+//! `mbp_arrays` as equivalences; quantifier elimination ([`super::qe`]) and model-based
+//! projection ([`super::mbp`]) both apply them before the arithmetic:
 //!
-//! 1. **Store equations** (partial equalities): a conjunct `store(x, i, e) = t`, where `t`
-//!    and `i` contain no array variable being eliminated, is replaced by
-//!    `x = store(t, i, w) /\ select(t, i) = e` with `w` a fresh variable of the element
-//!    sort (`w` is `x[i]`: `x` and `t` differ at most at `i`). Peeled down to an array
-//!    variable `a`, the equation `a = store(t, i, w)` defines `a`, and the definition is
-//!    substituted ([`mk_exists_elim`]).
+//! 1. **Store equations** (partial equalities): a conjunct `store(x, i, e) = t`, where `x`
+//!    is a store chain over an array variable being eliminated and `t` and `i` contain none,
+//!    is replaced by `x = store(t, i, w) /\ select(t, i) = e` with `w` a fresh variable of
+//!    the element sort (`w` is `x[i]`: `x` and `t` differ at most at `i`). Peeled down to
+//!    an array variable `a`, the equation `a = store(t, i, w)` defines `a`, and the
+//!    definition is substituted ([`mk_exists_elim`] in QE, the definitions step in MBP).
 //! 2. **Arrays read only**: an array variable `a` that occurs only as `select(a, i_k)`
 //!    (indices free of `a`) is replaced by `store(..store(c, i_1, v_1).., i_n, v_n)` with
-//!    fresh `v_k` and any constant array `c`: `exists a. phi(a[i_1], .., a[i_n])` holds iff
+//!    fresh `v_k` and a constant array `c`: `exists a. phi(a[i_1], .., a[i_n])` holds iff
 //!    `exists v. phi` of that array (take `v_k = a[i_k]`; every `i_k` is stored, so `c` is
 //!    never read). Reading over the stores turns each select into an `ite` chain over
 //!    index equalities (Ackermann's reduction).
 //!
-//! What is left over (an array compared with another as a whole, say) stays quantified.
+//! Each fresh variable comes with the term it stands for (`x[i]`, `a[i_k]`, over the
+//! variables before it), so that a projection can give it its value in the model.
+//! What is left over (an array compared with another as a whole, say) is not touched.
 
-use super::super::*;
+use super::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Most selects of one array replaced by rule 2 (its `ite` chains grow quadratically).
 const MAX_READS: usize = 24;
 
-/// `exists vars. body` with array variables eliminated by the rules above: the variables
-/// left (fresh element variables added) and the body; `None` when no rule applies.
-pub(super) fn eliminate(vars: &[Var], body: &Term) -> Option<(Vec<Var>, Term)> {
-    let mut vars = vars.to_vec();
-    let mut body = body.clone();
-    let mut fresh = Fresh::new(&vars, &body);
-    let mut progress = false;
-    while let Some((b, w)) = peel_store(&vars, &body, &mut fresh) {
-        body = b;
-        vars.push(w);
-        progress = true;
-    }
-    let arrays: Vec<Var> = vars.iter().filter(|v| v.sort.is_array()).cloned().collect();
-    for a in arrays {
-        let Some(reads) = reads_only(&a, &body) else {
-            continue;
-        };
-        let (index, elem) = a.sort.array_parts().expect("an array sort");
-        let mut arr = mk_const_array(a.sort, elem.default_value().to_term());
-        for i in reads {
-            debug_assert_eq!(i.sort(), index);
-            let v = fresh.var(elem);
-            arr = mk_store(arr, i, mk_var_of(&v));
-            vars.push(v);
-        }
-        let mut map = FxHashMap::default();
-        map.insert(a.clone(), arr);
-        body = subst(&body, &map);
-        vars.retain(|w| *w != a);
-        progress = true;
-    }
-    progress.then_some((vars, body))
+/// The result of [`eliminate`].
+#[derive(Clone, Debug)]
+pub struct ArrayElim {
+    /// The variables still to eliminate: the old ones less the arrays removed, and the
+    /// fresh ones.
+    pub vars: Vec<Var>,
+    /// The rewritten formula.
+    pub body: Term,
+    /// Each fresh variable and the term whose value it takes (in the order made).
+    pub fresh: Vec<(Var, Term)>,
 }
 
-/// Rule 1 on the first conjunct it applies to: the new body and the fresh variable.
-fn peel_store(vars: &[Var], body: &Term, fresh: &mut Fresh) -> Option<(Term, Var)> {
+/// `exists vars. body` with array variables removed by the rules above (the conjuncts of
+/// `body` are its top-level `and`); `None` when no rule applies.
+pub fn eliminate(vars: &[Var], body: &Term) -> Option<ArrayElim> {
+    let mut out = ArrayElim {
+        vars: vars.to_vec(),
+        body: body.clone(),
+        fresh: vec![],
+    };
+    let mut names = Fresh::new(vars, body);
+    let mut progress = false;
+    while let Some((b, w, meaning)) = peel_store(&out.vars, &out.body, &mut names) {
+        out.body = b;
+        out.vars.push(w.clone());
+        out.fresh.push((w, meaning));
+        progress = true;
+    }
+    let arrays: Vec<Var> = out.vars.iter().filter(|v| v.sort.is_array()).cloned().collect();
+    for a in arrays {
+        let Some(reads) = reads_only(&a, &out.body) else {
+            continue;
+        };
+        let (_, elem) = a.sort.array_parts().expect("an array sort");
+        let mut arr = mk_const_array(a.sort, elem.default_value().to_term());
+        for i in reads {
+            let v = names.var(elem);
+            arr = mk_store(arr, i.clone(), mk_var_of(&v));
+            out.vars.push(v.clone());
+            out.fresh.push((v, mk_select(mk_var_of(&a), i)));
+        }
+        let map = FxHashMap::from_iter([(a.clone(), arr)]);
+        out.body = subst(&out.body, &map);
+        out.vars.retain(|w| *w != a);
+        progress = true;
+    }
+    progress.then_some(out)
+}
+
+/// Rule 1 on the first conjunct it applies to: the new body, the fresh variable and what
+/// it stands for.
+fn peel_store(vars: &[Var], body: &Term, names: &mut Fresh) -> Option<(Term, Var, Term)> {
     let arrays: FxHashSet<&Var> = vars.iter().filter(|v| v.sort.is_array()).collect();
     let free_of_arrays = |t: &Term| !free_vars(t).iter().any(|v| arrays.contains(v));
     let roots_at_array = |mut t: &Term| loop {
@@ -75,13 +94,14 @@ fn peel_store(vars: &[Var], body: &Term, fresh: &mut Fresh) -> Option<(Term, Var
             if !roots_at_array(x) || !free_of_arrays(t) || !free_of_arrays(i) {
                 continue;
             }
-            let w = fresh.var(e.sort());
+            let w = names.var(e.sort());
             let mut out = cs.clone();
             out[k] = mk_and(vec![
                 mk_arr_eq(x.clone(), mk_store(t.clone(), i.clone(), mk_var_of(&w))),
                 mk_eq(mk_select(t.clone(), i.clone()), e.clone()),
             ]);
-            return Some((mk_and(out), w));
+            let meaning = mk_select(x.clone(), i.clone());
+            return Some((mk_and(out), w, meaning));
         }
     }
     None
@@ -118,7 +138,7 @@ fn reads_only(a: &Var, body: &Term) -> Option<Vec<Term>> {
     (reads.len() <= MAX_READS).then_some(reads)
 }
 
-/// Fresh variables `qe!a<n>`, distinct from every variable of the formula.
+/// Fresh variables `ae!<n>`, distinct from every variable of the formula.
 struct Fresh {
     taken: FxHashSet<Var>,
     next: usize,
@@ -128,16 +148,13 @@ impl Fresh {
     fn new(vars: &[Var], body: &Term) -> Fresh {
         let mut taken: FxHashSet<Var> = free_vars(body).into_iter().collect();
         taken.extend(vars.iter().cloned());
-        Fresh {
-            taken,
-            next: 0,
-        }
+        Fresh { taken, next: 0 }
     }
 
     fn var(&mut self, sort: Sort) -> Var {
         loop {
             let v = Var {
-                name: format!("qe!a{}", self.next).into(),
+                name: format!("ae!{}", self.next).into(),
                 sort,
             };
             self.next += 1;
@@ -149,5 +166,5 @@ impl Fresh {
 }
 
 #[cfg(test)]
-#[path = "array_tests.rs"]
+#[path = "array_elim_tests.rs"]
 mod tests;

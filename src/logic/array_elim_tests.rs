@@ -1,8 +1,9 @@
-//! Array variables eliminated exactly: each case's result is quantifier-free and equivalent
+//! Array variables eliminated exactly (through [`Qe`]): each case's result is quantifier-free and equivalent
 //! to a formula known by hand, as a z3 process decides (quantifier-free arrays and integers
 //! are decidable); random cases are checked in both directions.
 
-use super::super::*;
+use super::*;
+use crate::logic::qe::{has_quantifier, Qe};
 use crate::logic::testing::{iv, Rng};
 use rustc_hash::FxHashMap;
 use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
