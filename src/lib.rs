@@ -141,6 +141,7 @@
 //!
 //! The runnable programs in `examples/` (run in CI) do the same from the command line.
 
+pub mod absint;
 pub mod answer;
 pub mod engine;
 pub mod frontend;

@@ -159,6 +159,12 @@ struct Cli {
     #[arg(long, value_name = "JAR")]
     smtinterpol: Option<PathBuf>,
 
+    /// Invariants by abstract interpretation (affine equalities, congruences, intervals),
+    /// checked by the solver, before the engines: the answer when they block every query,
+    /// else lemmas for PDR and Spacer: `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    absint: Option<bool>,
+
     /// Spacer's global guidance (lemma clusters; subsume, concretize and conjecture):
     /// `on` or `off`.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
@@ -257,7 +263,7 @@ fn cegar_config(cli: &Cli) -> Result<cegar::Config, String> {
     Ok(c)
 }
 
-/// `on` or `off`, for the switches of `--spacer-global`, `--spacer-abstraction`,
+/// `on` or `off`, for the switches of `--absint`, `--spacer-global`, `--spacer-abstraction`,
 /// `--spacer-second-lemma` and `--spacer-joint`.
 fn on_off(s: &str) -> Result<bool, String> {
     match s {
@@ -568,6 +574,13 @@ fn main() {
         },
         cvc5_path: cli.cvc5.clone(),
         replay_dir: None,
+        absint: {
+            let d = chcsolve::absint::Config::default();
+            chcsolve::absint::Config {
+                enabled: cli.absint.unwrap_or(d.enabled),
+                ..d
+            }
+        },
     };
     if let Some(dir) = &cli.tee {
         if let Err(e) = std::fs::create_dir_all(dir) {

@@ -42,6 +42,8 @@ pub struct Problem {
     pub spacer: SpacerConfig,
     /// CEGAR's settings.
     pub cegar: crate::engine::cegar::Config,
+    /// Invariants proven by [`crate::absint`], for PDR's and Spacer's first frames.
+    pub seeds: Arc<crate::absint::Seeds>,
 }
 
 enum Msg {
@@ -211,6 +213,9 @@ fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
             if e == EngineKind::SpacerLocal {
                 cfg_s.global = false;
             }
+            if !cfg_s.abstraction {
+                cfg_s.seeds = problem.seeds.per_pred.clone();
+            }
             let mut engine = Spacer::new(cfg_s);
             let answer = engine.solve(&problem.graph, cfg);
             let (counters, smt) = engine.stats();
@@ -221,6 +226,15 @@ fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
             let answer = engine.solve(&problem.graph, cfg);
             let (counters, smt) = engine.stats();
             (Answer::Graph(answer), counters, smt)
+        }
+        (EngineKind::Pdr, Some(ts)) if !problem.seeds.ts_cubes.is_empty() => {
+            let mut engine = crate::engine::pdr::Pdr::new(crate::engine::pdr::Config {
+                seeds: problem.seeds.ts_cubes.clone(),
+                ..Default::default()
+            });
+            let answer = crate::engine::TsEngine::solve(&mut engine, ts, cfg);
+            let (counters, smt) = crate::engine::TsEngine::stats(&engine);
+            (Answer::Ts(answer), counters, smt)
         }
         (_, Some(ts)) => {
             let mut engine = e.make();
@@ -275,6 +289,7 @@ mod tests {
             graph: Arc::new(psys),
             spacer: SpacerConfig::default(),
             cegar: Default::default(),
+            seeds: Default::default(),
         }
     }
 

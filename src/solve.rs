@@ -15,7 +15,9 @@ use crate::spacer::Answer as SpacerAnswer;
 use crate::ts::TsAdapter;
 use crate::validate;
 
+mod absint;
 mod accept;
+pub use absint::AbsintStats;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -67,6 +69,8 @@ pub struct Options {
     /// Where an answer the judge rejects is written with its input, to replay the check
     /// (else `$TMPDIR/chcsolve-rejected`).
     pub replay_dir: Option<PathBuf>,
+    /// The abstract-interpretation pass ([`crate::absint`], `--absint`).
+    pub absint: crate::absint::Config,
 }
 
 /// How often a run with [`Options::cancel`] looks at it while it waits for the engines.
@@ -150,6 +154,7 @@ impl Default for Options {
             validate: Validate::Once,
             cvc5_path: None,
             replay_dir: None,
+            absint: crate::absint::Config::default(),
         }
     }
 }
@@ -220,6 +225,8 @@ pub struct Stats {
         crate::smt::SmtStats,
     )>,
     pub total_seconds: f64,
+    /// The abstract-interpretation pass.
+    pub absint: AbsintStats,
 }
 
 /// The result of a run: the verdict, the original system it refers to, and counters.
@@ -496,6 +503,10 @@ impl Run<'_> {
             crate::schedule::for_cores(cores)
         };
         let t = Instant::now();
+        let invariants = match self.absint(&psys, &backs, opts, smt) {
+            Ok(invs) => invs,
+            Err(verdict) => return verdict,
+        };
         // Spacer's clause graph shares the preprocessed system (no copy)
         let graph = psys.clone();
         let Some(adapter) = TsAdapter::new(&psys) else {
@@ -506,6 +517,7 @@ impl Run<'_> {
                 graph,
                 spacer: opts.spacer.clone(),
                 cegar: opts.cegar.clone(),
+                seeds: Arc::new(absint::seeds(&psys, invariants, None)),
             };
             // engines the user named run if they take the clause graph; else the default
             let graph_engines: Vec<EngineKind> = opts
@@ -572,6 +584,7 @@ impl Run<'_> {
             graph,
             spacer: opts.spacer.clone(),
             cegar: opts.cegar.clone(),
+            seeds: Arc::new(absint::seeds(&psys, invariants, Some(&adapter))),
         };
         let pf = Portfolio::start(&lanes, &problem, smt);
         self.portfolio(pf, &psys, &backs, Some(&adapter), opts)

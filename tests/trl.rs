@@ -15,6 +15,8 @@ fn cli(path: &str) -> (String, String) {
         .args([
             "--engine",
             "trl",
+            "--absint",
+            "off",
             "--timeout",
             "20",
             "--stats",

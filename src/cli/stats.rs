@@ -96,6 +96,13 @@ pub fn stats_json(o: &Outcome) -> serde_json::Value {
         "judge-seconds": s.judge_seconds,
         "judge-rejections": s.judge_rejections,
         "judge-undecided": s.judge_undecided,
+        "absint": {
+            "outcome": s.absint.outcome,
+            "seconds": s.absint.seconds,
+            "candidates": s.absint.candidates,
+            "kept": s.absint.kept,
+            "queries": s.absint.queries,
+        },
         "interpolation": interp,
         "engines": engines,
     })
@@ -113,6 +120,14 @@ pub fn print_stats(o: &Outcome) {
         s.clauses_after_preprocessing
     );
     errln!("; winner: {}", s.winner.unwrap_or("none"));
+    errln!(
+        "; absint: {} in {:.3}s ({} of {} candidates kept, {} solver queries)",
+        s.absint.outcome,
+        s.absint.seconds,
+        s.absint.kept,
+        s.absint.candidates,
+        s.absint.queries
+    );
     errln!(
         "; validations: {} (failed: {})",
         s.validations,

@@ -77,6 +77,10 @@ pub struct Config {
     /// Ask about a predicate with several defining clauses in one query over all of them
     /// (the context's joint queries), not one per clause (default: true).
     pub joint: bool,
+    /// Known inductive invariants ([`crate::absint`]'s, checked by the solver), per
+    /// predicate over its parameters: lemmas of `F(P, 1)` from the start, pushed like the
+    /// others; not used with [`Config::abstraction`] (default: none).
+    pub seeds: Vec<(crate::frontend::PredId, Term)>,
 }
 
 impl Default for Config {
@@ -91,6 +95,7 @@ impl Default for Config {
             global: true,
             abstraction: false,
             joint: true,
+            seeds: vec![],
         }
     }
 }

@@ -160,6 +160,11 @@ impl<'c, 'a> Search<'c, 'a> {
             self.counters.levels = self.n;
             log_progress("spacer: level", self.n);
             self.ctx.add_level()?;
+            if self.n == 1 {
+                for (p, inv) in self.cfg.seeds.clone() {
+                    self.add_lemma(p, vec![mk_not(inv)], 1)?;
+                }
+            }
             self.queue = Queue::default();
             self.queue.push(Obligation {
                 pred: query,

@@ -431,6 +431,27 @@ impl TsAdapter {
         m
     }
 
+    /// A PDR lemma for predicate `p`'s invariant `inv` (over its parameters `x0 ..`), as the
+    /// cube it excludes: `loc = p /\ not inv(slots)` (without `loc` for a single predicate).
+    /// `None` when no clause mentions `p` (it has no location).
+    pub fn seed_cube(&self, sys: &ChcSystem, p: PredId, inv: &Term) -> Option<Vec<Term>> {
+        if !self.preds.contains(&p) {
+            return None;
+        }
+        let map: FxHashMap<Var, Term> = sys
+            .pred(p)
+            .params()
+            .into_iter()
+            .zip(self.slots[p.idx()].iter().map(mk_var_of))
+            .collect();
+        let mut cube = vec![];
+        if let Some(l) = &self.loc {
+            cube.push(mk_eq(mk_var_of(l), self.loc_value(p)));
+        }
+        cube.push(mk_not(subst(inv, &map)));
+        Some(cube)
+    }
+
     /// Back from a path of length `k` (a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k`,
     /// over step-indexed variables) to a counterexample of the clause system.
     pub fn cex(&self, k: usize, vals: &Assignment) -> Option<Cex> {

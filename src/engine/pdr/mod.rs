@@ -65,6 +65,9 @@ pub struct Config {
     pub requeue: bool,
     /// Give up after this many frames (default: none, run until killed).
     pub max_frames: Option<usize>,
+    /// Cubes whose negations are known inductive invariants ([`crate::absint`]'s, checked by
+    /// the solver): lemmas of `F_1` from the start, pushed like the others (default: none).
+    pub seeds: Vec<Vec<crate::logic::Term>>,
 }
 
 impl Default for Config {
@@ -78,6 +81,7 @@ impl Default for Config {
             push_lemmas: true,
             requeue: true,
             max_frames: None,
+            seeds: vec![],
         }
     }
 }

@@ -94,6 +94,9 @@ impl<'a> Search<'a> {
             return self.counterexample(0, None);
         }
         self.new_level()?;
+        for cube in self.cfg.seeds.clone() {
+            self.add_lemma(cube, 1)?;
+        }
         loop {
             if let Some(cex) = self.strengthen()? {
                 return Ok(cex);
