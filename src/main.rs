@@ -6,7 +6,7 @@ use chcsolve::engine::{cegar, EngineKind};
 use chcsolve::frontend::stream::CommandReader;
 use chcsolve::frontend::{parse_script, ChcSystem, Command, Format, InputError};
 use chcsolve::interactive::{Reply, Session};
-use chcsolve::smt::{kill_all_children, SolverKind};
+use chcsolve::smt::{kill_all_children, SolverKind, SolverPaths};
 use chcsolve::{solve_each, Options, Outcome, Progress, SolveError, Validate, Verdict};
 use clap::Parser;
 use std::path::PathBuf;
@@ -365,14 +365,9 @@ fn run_interactive(cli: &Cli, opts: Options) -> i32 {
 /// `solvers/bin`, `PATH`) with the version it prints.
 fn print_version(cli: &Cli) {
     outln!("chcsolve {}", env!("CARGO_PKG_VERSION"));
+    let paths = solver_paths(cli);
     for kind in SolverKind::ALL {
-        let explicit = match kind {
-            SolverKind::Z3 => cli.z3.as_deref(),
-            SolverKind::Yices => cli.yices.as_deref(),
-            SolverKind::Cvc5 => cli.cvc5.as_deref(),
-            SolverKind::SmtInterpol => cli.smtinterpol.as_deref(),
-        };
-        match chcsolve::smt::find_solver(kind, explicit) {
+        match paths.find(kind) {
             Ok(p) => outln!(
                 "{kind}: {} ({})",
                 p.display(),
@@ -380,6 +375,16 @@ fn print_version(cli: &Cli) {
             ),
             Err(_) => outln!("{kind}: not found"),
         }
+    }
+}
+
+/// The binaries named by `--z3`, `--yices`, `--cvc5` and `--smtinterpol`.
+fn solver_paths(cli: &Cli) -> SolverPaths {
+    SolverPaths {
+        z3: cli.z3.clone(),
+        yices: cli.yices.clone(),
+        cvc5: cli.cvc5.clone(),
+        smtinterpol: cli.smtinterpol.clone(),
     }
 }
 
@@ -534,12 +539,6 @@ fn main() {
             }
         }
     };
-    let solver_path = match cli.solver {
-        Some(SolverKind::Z3) => cli.z3.clone(),
-        Some(SolverKind::Yices) | None => cli.yices.clone(),
-        Some(SolverKind::Cvc5) => cli.cvc5.clone(),
-        Some(SolverKind::SmtInterpol) => cli.smtinterpol.clone(),
-    };
     let timeout = cli.timeout.map(Duration::from_secs_f64);
     let progress = Progress::new();
     let start = Instant::now();
@@ -547,8 +546,7 @@ fn main() {
         engines: cli.engine.clone(),
         jobs: cli.jobs,
         solver: cli.solver,
-        solver_path,
-        z3_path: cli.z3.clone(),
+        paths: solver_paths(&cli),
         // the library stops a little before the hard limit below
         timeout: timeout.map(|t| t.saturating_sub(Duration::from_millis(300))),
         tee_dir: cli.tee.clone(),
@@ -572,7 +570,6 @@ fn main() {
             ValidateArg::Once => Validate::Once,
             ValidateArg::Twice => Validate::Twice,
         },
-        cvc5_path: cli.cvc5.clone(),
         replay_dir: None,
         absint: {
             let d = chcsolve::absint::Config::default();

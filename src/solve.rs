@@ -10,7 +10,7 @@ use crate::frontend::passes::{
 use crate::frontend::{parse_str, ChcSystem, InputError};
 use crate::logic::*;
 use crate::portfolio::{Answer, Portfolio, Problem, Report};
-use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+use crate::smt::{SatResult, Smt, SolverConfig, SolverKind, SolverPaths};
 use crate::spacer::Answer as SpacerAnswer;
 use crate::ts::TsAdapter;
 use crate::validate;
@@ -34,10 +34,10 @@ pub struct Options {
     /// The SMT solver the engines use; `None` picks yices when it can be found (it answers
     /// the small incremental queries of the engines an order of magnitude faster), else z3.
     pub solver: Option<SolverKind>,
-    /// Its binary (else found by [`find_solver`]).
-    pub solver_path: Option<PathBuf>,
-    /// The z3 binary the validator uses (else found by [`find_solver`]).
-    pub z3_path: Option<PathBuf>,
+    /// The binary of each solver kind, where one is named (else found by [`find_solver`]):
+    /// the engines' solver, the validator's z3, the second judge's cvc5, and every solver an
+    /// engine starts besides its own (interpolation backends and checkers).
+    pub paths: SolverPaths,
     /// Wall-clock limit for the whole run.
     pub timeout: Option<Duration>,
     /// Write every command sent to every solver into this folder.
@@ -64,8 +64,6 @@ pub struct Options {
     /// Who judges an answer against the original text ([`crate::judge`]) before it is
     /// returned.
     pub validate: Validate,
-    /// The cvc5 binary of the second judge (else found by [`find_solver`]).
-    pub cvc5_path: Option<PathBuf>,
     /// Where an answer the judge rejects is written with its input, to replay the check
     /// (else `$TMPDIR/chcsolve-rejected`).
     pub replay_dir: Option<PathBuf>,
@@ -141,8 +139,7 @@ impl Default for Options {
             engines: vec![],
             jobs: None,
             solver: None,
-            solver_path: None,
-            z3_path: None,
+            paths: SolverPaths::default(),
             timeout: None,
             tee_dir: None,
             progress: None,
@@ -152,7 +149,6 @@ impl Default for Options {
             cegar: crate::engine::cegar::Config::default(),
             cancel: None,
             validate: Validate::Once,
-            cvc5_path: None,
             replay_dir: None,
             absint: crate::absint::Config::default(),
         }
@@ -341,16 +337,12 @@ pub fn solve_judged(
         p.record("predicates", sys.preds.len());
     });
     let deadline = opts.timeout.map(|t| start + t);
-    let z3_path =
-        find_solver(SolverKind::Z3, opts.z3_path.as_deref()).map_err(SolveError::Setup)?;
+    let z3_path = opts.paths.find(SolverKind::Z3).map_err(SolveError::Setup)?;
     let (kind, engine_path) = match opts.solver {
-        Some(k) => (
-            k,
-            find_solver(k, opts.solver_path.as_deref()).map_err(SolveError::Setup)?,
-        ),
+        Some(k) => (k, opts.paths.find(k).map_err(SolveError::Setup)?),
         // yices prints array values as opaque names (`@fun_5`): z3 for arrays
         None if sys.has_arrays() => (SolverKind::Z3, z3_path.clone()),
-        None => match find_solver(SolverKind::Yices, opts.solver_path.as_deref()) {
+        None => match opts.paths.find(SolverKind::Yices) {
             Ok(p) => (SolverKind::Yices, p),
             Err(_) => (SolverKind::Z3, z3_path.clone()),
         },
@@ -359,12 +351,15 @@ pub fn solve_judged(
     let mut smt = SolverConfig::new(kind, engine_path);
     smt.tee_dir = opts.tee_dir.clone();
     smt.memory_limit_mb = opts.memory_limit;
+    smt.paths = opts.paths.clone();
     smt.reals = sys.has_reals();
     smt.arrays = sys.has_arrays();
     let mut judges = vec![crate::judge::JudgeSolver::Z3(z3_path.clone())];
     if opts.validate == Validate::Twice {
-        let p =
-            find_solver(SolverKind::Cvc5, opts.cvc5_path.as_deref()).map_err(SolveError::Setup)?;
+        let p = opts
+            .paths
+            .find(SolverKind::Cvc5)
+            .map_err(SolveError::Setup)?;
         judges.push(crate::judge::JudgeSolver::Cvc5(p));
     }
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
@@ -372,6 +367,7 @@ pub fn solve_judged(
     z3.arrays = smt.arrays;
     z3.tee_dir = opts.tee_dir.clone();
     z3.memory_limit_mb = opts.memory_limit;
+    z3.paths = opts.paths.clone();
     // quantifiers over arithmetic in clause constraints (Princess's `forall` in a body):
     // eliminated exactly and confirmed first; the clauses stay equivalent one by one
     let mut sys = sys;

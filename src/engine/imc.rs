@@ -135,7 +135,7 @@ impl Imc {
             }
         };
         let mut check = Unroller::new(check);
-        let mut icfg = InterpConfig::find_for(&self.cfg.backends, smt);
+        let mut icfg = InterpConfig::for_engine(&self.cfg.backends, smt);
         icfg.timeout = self.cfg.interp_timeout;
         let mut itp = Interpolator::new(icfg);
         if itp.backends().is_empty() {

@@ -221,7 +221,13 @@ mod tests {
             &mk_and(vec![f.clone(), ts.trans.clone(), mk_not(ts.prime(&f))])
         ));
         let kill = KillSwitch::default();
-        let mut itp = Interpolator::new(InterpConfig::find(&Backend::ALL, &kill));
+        let mut itp = Interpolator::new(InterpConfig::for_engine(
+            &Backend::ALL,
+            &SolverConfig {
+                kill: kill.clone(),
+                ..z3.clone()
+            },
+        ));
         if itp.backends().is_empty() {
             eprintln!("skipping: no interpolation backend");
             return;
@@ -282,11 +288,17 @@ mod tests {
 
     #[test]
     fn a_property_that_is_not_k_inductive_is_refused() {
-        let Some(_) = z3() else { return };
+        let Some(z3) = z3() else { return };
         let ts = swap();
         let f = mk_eq(var("a"), mk_int(0));
         let kill = KillSwitch::default();
-        let mut itp = Interpolator::new(InterpConfig::find(&Backend::ALL, &kill));
+        let mut itp = Interpolator::new(InterpConfig::for_engine(
+            &Backend::ALL,
+            &SolverConfig {
+                kill: kill.clone(),
+                ..z3.clone()
+            },
+        ));
         if itp.backends().is_empty() {
             return;
         }

@@ -28,7 +28,7 @@ mod tests;
 use crate::logic::{
     eval_bool, free_vars, mk_and, mk_false, mk_not, mk_true, Assignment, Term, Var,
 };
-use crate::smt::{find_solver, KillSwitch, SatResult, Smt, SmtError, SolverConfig, SolverKind};
+use crate::smt::{SatResult, Smt, SmtError, SolverConfig, SolverKind};
 use backend::Answer;
 use rustc_hash::FxHashSet;
 use std::fmt;
@@ -167,25 +167,17 @@ pub struct InterpConfig {
 }
 
 impl InterpConfig {
-    /// The backends of `order` whose solvers are found (by [`find_solver`]), sharing `kill`.
-    /// The reasons for the ones left out are logged at debug level.
-    pub fn find(order: &[Backend], kill: &KillSwitch) -> InterpConfig {
-        let base = SolverConfig {
-            kill: kill.clone(),
-            ..SolverConfig::new(SolverKind::Z3, "")
-        };
-        InterpConfig::find_for(order, &base)
-    }
-
-    /// As [`InterpConfig::find`], with the settings of an engine's solver: its kill switch,
-    /// tee folder, memory limit and logic; a backend of the same solver kind also uses its
-    /// binary.
-    pub fn find_for(order: &[Backend], base: &SolverConfig) -> InterpConfig {
+    /// The backends of `order` whose solvers are found, with the settings of the engine's
+    /// solver `base`: its kill switch, tee folder, memory limit and logic. A backend of the
+    /// engine's solver kind runs its binary; the others run the binaries named in
+    /// [`SolverConfig::paths`], else the ones [`crate::smt::find_solver`] finds. The reasons
+    /// for the backends left out are logged at debug level.
+    pub fn for_engine(order: &[Backend], base: &SolverConfig) -> InterpConfig {
         let cfg = |k: SolverKind| {
             let path = if k == base.kind && !base.path.as_os_str().is_empty() {
                 Ok(base.path.clone())
             } else {
-                find_solver(k, None)
+                base.paths.find(k)
             };
             path.map(|p| SolverConfig {
                 kind: k,

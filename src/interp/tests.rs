@@ -9,7 +9,7 @@
 
 use super::*;
 use crate::logic::*;
-use crate::smt::SolverKind;
+use crate::smt::{find_solver, SolverKind};
 
 use crate::logic::testing::{iv, Rng};
 fn n(k: i64) -> Term {
@@ -180,7 +180,7 @@ fn recheck(kind: SolverKind, parts: &[Term], itps: &[Term]) {
 /// An interpolator with `b` alone and a limit of `secs`, or `None` (with a message) when
 /// its solver is missing.
 fn only(b: Backend, test: &str, secs: u64) -> Option<(Interpolator, SolverKind)> {
-    let cfg = InterpConfig::find(&[b], &KillSwitch::new());
+    let cfg = InterpConfig::for_engine(&[b], &SolverConfig::new(SolverKind::Z3, ""));
     if cfg.backends.is_empty() {
         eprintln!("skipping {test} on {b}: its solver is not installed");
         return None;

@@ -140,6 +140,37 @@ pub struct SolverConfig {
     /// The queries may mention arrays: solvers that need a logic get `QF_AUFLIA` (or
     /// `QF_AUFLIRA` with reals).
     pub arrays: bool,
+    /// The binaries the user named for every solver kind, so that the other solvers an
+    /// engine starts (interpolation backends and their checkers, [`crate::interp`]) are the
+    /// same ones the user asked for.
+    pub paths: SolverPaths,
+}
+
+/// The binary named for each solver kind (`--z3`, `--yices`, `--cvc5`, `--smtinterpol`);
+/// a kind without one is found by [`find_solver`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolverPaths {
+    pub z3: Option<PathBuf>,
+    pub yices: Option<PathBuf>,
+    pub cvc5: Option<PathBuf>,
+    pub smtinterpol: Option<PathBuf>,
+}
+
+impl SolverPaths {
+    /// The binary named for `kind`, if any.
+    pub fn get(&self, kind: SolverKind) -> Option<&Path> {
+        match kind {
+            SolverKind::Z3 => self.z3.as_deref(),
+            SolverKind::Yices => self.yices.as_deref(),
+            SolverKind::Cvc5 => self.cvc5.as_deref(),
+            SolverKind::SmtInterpol => self.smtinterpol.as_deref(),
+        }
+    }
+
+    /// The binary of `kind`: the one named, else as [`find_solver`] finds it.
+    pub fn find(&self, kind: SolverKind) -> Result<PathBuf, String> {
+        find_solver(kind, self.get(kind))
+    }
 }
 
 impl SolverConfig {
@@ -154,6 +185,7 @@ impl SolverConfig {
             memory_limit_mb: None,
             reals: false,
             arrays: false,
+            paths: SolverPaths::default(),
         }
     }
 

@@ -361,7 +361,7 @@ impl Cegar {
             c.itp
         );
         let mut smt = Smt::new(smt_cfg, "cegar")?;
-        let icfg = InterpConfig::find_for(&self.cfg.backends, smt_cfg);
+        let icfg = InterpConfig::for_engine(&self.cfg.backends, smt_cfg);
         let mut itp = Interpolator::new(icfg);
         let cfg = self.cfg.clone();
         let r = match cfg.domain {

@@ -165,7 +165,7 @@ impl Pdkind {
                 return Err(e.into());
             }
         };
-        let mut icfg = InterpConfig::find_for(&self.cfg.backends, smt);
+        let mut icfg = InterpConfig::for_engine(&self.cfg.backends, smt);
         icfg.timeout = self.cfg.interp_timeout;
         let itp = Interpolator::new(icfg);
         if itp.backends().is_empty() {

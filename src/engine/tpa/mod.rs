@@ -207,7 +207,7 @@ impl<'a> Search<'a> {
         powers: Powers,
     ) -> Result<Search<'a>, Stop> {
         let check = Unroller::new(Smt::new(smt, "tpa-check")?);
-        let mut icfg = InterpConfig::find_for(&cfg.backends, smt);
+        let mut icfg = InterpConfig::for_engine(&cfg.backends, smt);
         icfg.timeout = cfg.interp_timeout;
         let itp = Interpolator::new(icfg);
         if itp.backends().is_empty() {
