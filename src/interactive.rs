@@ -6,8 +6,9 @@
 //! `rule`s) as text. Each is parsed when it arrives, against the declarations before it, so
 //! a bad one is answered with its error at once and left out. A `check-sat` or `query`
 //! parses the commands stated so far with the usual parser ([`crate::frontend::parse_script`])
-//! and solves the problem with [`crate::solve_system`], the path of every other answer
-//! (validation included). So:
+//! and solves the problem with [`crate::solve_judged`], the path of every other answer: the
+//! answer is validated, then judged ([`crate::judge`]) against the text of the commands in
+//! force (those stated and not popped since the last reset, each at its input line). So:
 //!
 //! - CHC-COMP input: `(check-sat)` answers; `(get-model)` and `(get-info :reason-unknown)`
 //!   refer to the last answer; `(push n)`/`(pop n)` open and close scopes of clauses and
@@ -21,7 +22,7 @@
 use crate::answer::command_output;
 use crate::frontend::stream::RawCommand;
 use crate::frontend::{parse_script, Command, Format, InputError};
-use crate::{solve_system, Options, Outcome};
+use crate::{solve_judged, Options, Outcome, Source};
 use rustc_hash::FxHashMap;
 use std::time::Duration;
 
@@ -143,6 +144,24 @@ fn joined<'a>(cmds: impl Iterator<Item = (&'a str, usize)>) -> (String, Vec<(usi
         at += t.matches('\n').count() + 1;
     }
     (text, lines)
+}
+
+/// The commands as one text, each at its input line (on the line of the one before when the
+/// lines do not increase), so that the lines of the text are the input's.
+fn at_input_lines<'a>(cmds: impl Iterator<Item = (&'a str, usize)>) -> String {
+    let (mut text, mut at) = (String::new(), 1);
+    for (t, line) in cmds {
+        if line > at {
+            text.extend(std::iter::repeat_n('\n', line - at));
+            at = line;
+        } else if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(t);
+        at += t.matches('\n').count();
+    }
+    text.push('\n');
+    text
 }
 
 /// The input line of line `l` of a [`joined`] text.
@@ -340,29 +359,27 @@ impl Session {
         Reply::Silent
     }
 
-    /// `check-sat` or `query`: the problem stated so far, solved.
+    /// `check-sat` or `query`: the problem stated so far, solved and judged against its text.
     fn check(&mut self, cmd: &RawCommand) -> Reply {
         let all = self.stated.iter().map(|s| (s.text.as_str(), s.line));
-        let (text, lines) = joined(all.chain([(cmd.text.as_str(), cmd.line)]));
+        let text = at_input_lines(all.chain([(cmd.text.as_str(), cmd.line)]));
         let mut script = match parse_script(&text) {
             Ok(s) => s,
-            Err(e) => {
-                let e = InputError::new(input_line(&lines, e.line), e.msg);
-                return Reply::Error(e.to_string());
-            }
+            Err(e) => return Reply::Error(e.to_string()),
         };
-        // the check is the last command: its problem is the last one
-        let Some(mut sys) = script.systems.pop() else {
+        // the check is the last command: its problem is the last one, the text's first
+        let Some(sys) = script.systems.pop() else {
             return Reply::Error(InputError::new(cmd.line, "nothing to check").to_string());
         };
-        for c in &mut sys.clauses {
-            c.line = input_line(&lines, c.line);
-        }
+        let source = Source {
+            text: text.into(),
+            index: 0,
+        };
         let opts = Options {
             timeout: self.timeout,
             ..self.opts.clone()
         };
-        match solve_system(sys, &opts) {
+        match solve_judged(sys, Some(source), &opts) {
             Ok(o) => {
                 self.last = Some(o);
                 Reply::Answer(script.format)
@@ -384,6 +401,53 @@ mod tests {
         assert_eq!(input_line(&lines, 2), 4);
         assert_eq!(input_line(&lines, 3), 9);
         assert_eq!(input_line(&lines, 4), 9);
+    }
+
+    #[test]
+    fn a_text_at_the_input_lines() {
+        let t = at_input_lines([("(a\n b)", 3), ("(c)", 4), ("(d)", 4), ("(e)", 6)].into_iter());
+        assert_eq!(t, "\n\n(a\n b) (c) (d)\n\n(e)\n");
+    }
+
+    /// Each answer is judged against the commands in force: the model of the second check
+    /// violates the query popped before it, which the judge must not see.
+    #[test]
+    fn answers_are_judged_against_the_commands_in_force() {
+        let mut s = Session::new(Options {
+            timeout: Some(Duration::from_secs(30)),
+            ..Options::default()
+        });
+        let script = [
+            "(set-logic HORN)",
+            "(declare-fun P (Int) Bool)",
+            "(assert (forall ((x Int)) (=> (= x 0) (P x))))",
+            "(assert (forall ((x Int)) (=> (and (P x) (< x 10)) (P (+ x 1)))))",
+            "(push 1)",
+            "(assert (forall ((x Int)) (=> (and (P x) (= x 10)) false)))",
+            "(check-sat)",
+            "(pop 1)",
+            "(assert (forall ((x Int)) (=> (and (P x) (> x 10)) false)))",
+            "(check-sat)",
+        ];
+        let mut answers = vec![];
+        for (i, c) in script.iter().enumerate() {
+            let cmd = RawCommand {
+                text: c.to_string(),
+                line: i + 1,
+            };
+            if let Reply::Answer(_) = s.act(&cmd) {
+                let o = s.last().expect("an outcome");
+                let st = &o.stats;
+                answers.push((
+                    o.verdict.word(),
+                    st.judgments,
+                    st.judge_rejections,
+                    st.judges,
+                ));
+                assert!(o.witness.is_some(), "the judged witness is kept");
+            }
+        }
+        assert_eq!(answers, vec![("unsat", 1, 0, "z3"), ("sat", 1, 0, "z3")]);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! twice. First against the parsed clauses by the [`validate`] module (a model clause by
 //! clause in a fresh z3 process, a counterexample replayed by exact evaluation), which
 //! shares no code with the engines but does share the front-end. Then, when the input's
-//! text is known ([`solve_str`], [`solve_each`] with the text), by the [`judge`], which
+//! text is known ([`solve_str`], [`solve_each`] with the text, [`solve_judged`] as the
+//! [`interactive`] mode calls it), by the [`judge`], which
 //! shares nothing with the solver: it reads the original text with its own s-expression
 //! reader and hands the printed answer ([`Outcome::witness`]) to a z3 process of its own
 //! (and cvc5 with [`Validate::Twice`]). A system built in code ([`solve_system`]) has no

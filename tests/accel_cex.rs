@@ -207,6 +207,15 @@ fn deep_counterexamples_are_certified_not_expanded() {
         assert!(v.contains("certified"), "{path}: {v}");
         assert!(!v.contains("full expansion"), "{path}: {v}");
         assert!(v.contains("clause applications in all"), "{path}: {v}");
+        // and judged, segments included, against the text
+        let j = stats
+            .lines()
+            .find(|l| l.starts_with("; judged: "))
+            .unwrap_or_else(|| panic!("{path}: no judge line in {stats}"));
+        assert!(
+            j.starts_with("; judged: 1 by z3") && j.ends_with("(rejected: 0, undecided: 0)"),
+            "{path}: {j}"
+        );
         // well under a second alone; generous for a loaded machine
         assert!(secs < 20.0, "{path}: {secs:.1}s");
     }

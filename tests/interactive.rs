@@ -185,3 +185,52 @@ fn fixedpoint_session_answers_each_query_and_takes_more_rules() {
     assert_eq!(s.ask("(query Late)"), "sat");
     assert_eq!(s.exit(), Some(0));
 }
+
+/// A file with scopes read through the interactive mode: each answer solved and judged
+/// against the commands in force (`--stats` says so), none left unknown.
+#[test]
+fn a_file_with_push_and_pop_is_solved_and_judged() {
+    let file = "(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (P x))))
+(assert (forall ((x Int)) (=> (and (P x) (< x 10)) (P (+ x 1)))))
+(push 1)
+(assert (forall ((x Int)) (=> (and (P x) (= x 10)) false)))
+(check-sat)
+(pop 1)
+(assert (forall ((x Int)) (=> (and (P x) (> x 10)) false)))
+(check-sat)
+";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chcsolve"))
+        .args(["--stats", "--timeout", "30", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(file.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        ["unsat", "sat"],
+        "{stderr}"
+    );
+    let judged: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("; judged:"))
+        .collect();
+    assert_eq!(judged.len(), 2, "{stderr}");
+    for j in judged {
+        assert!(
+            j.starts_with("; judged: 1 by z3") && j.ends_with("(rejected: 0, undecided: 0)"),
+            "{j}"
+        );
+    }
+}

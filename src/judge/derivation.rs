@@ -10,7 +10,7 @@
 //! which it can only do on `h`. (A model of the clauses contains each premise, so by
 //! monotonicity it would violate that assertion unless it contained `h`; the last step then
 //! leaves no model at all.) Facts that a certificate of their own stands for (the end of an
-//! accelerated segment) are taken as given.
+//! accelerated segment, proven by [`super::segment`]) are taken as given here.
 
 use super::input::{Item, Problem};
 use super::polarity::{split, split_name, Split};

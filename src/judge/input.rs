@@ -6,7 +6,10 @@
 //! (S..))` declares `P`; `(rule F)` asserts `F` under a `forall` of the `declare-var`s whose
 //! names occur in it; `(query P)` asserts `(forall ((q0 S0) ..) (=> (P q0 ..) false))` and
 //! `(query F)` asserts `(forall (vars) (=> F false))`. The k-th problem of a file is the
-//! assertions (rules) before its k-th `check-sat` (query), and that query.
+//! assertions (rules) before its k-th `check-sat` (query) that are in scope there, and that
+//! query: `(pop n)` forgets the declarations and assertions since the matching `(push n)`,
+//! `(reset)` everything before it (`reset-assertions`, whose reading depends on
+//! `:global-declarations`, is not supported).
 
 use super::sexp::{head_atom, read_one, spans, unquote, Sexp};
 
@@ -99,6 +102,8 @@ pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
     let mut p = Problem::default();
     let mut vars: Vec<(String, Sexp)> = vec![];
     let mut solves = 0;
+    // per open scope: the lengths of the items, predicates, assertions and variables
+    let mut scopes: Vec<[usize; 4]> = vec![];
     for (c, head) in cmds.iter().zip(&heads) {
         let name = head.as_deref().unwrap_or("");
         let bad = || format!("line {}: malformed {name}", c.line);
@@ -121,9 +126,37 @@ pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
                 solves += 1;
             }
             n if IGNORED.contains(&n) => {}
-            "push" | "pop" | "reset" | "reset-assertions" => {
-                return Err(format!("line {}: {name} is not supported", c.line))
+            "push" | "pop" => {
+                let n = match items {
+                    [_] => 1,
+                    [_, Sexp::Atom(n)] => n.parse::<usize>().map_err(|_| bad())?,
+                    _ => return Err(bad()),
+                };
+                if name == "push" {
+                    let at = [p.items.len(), p.preds.len(), p.asserts.len(), vars.len()];
+                    scopes.extend(std::iter::repeat_n(at, n));
+                } else {
+                    if n > scopes.len() {
+                        return Err(format!(
+                            "line {}: pop {n} of {} scopes",
+                            c.line,
+                            scopes.len()
+                        ));
+                    }
+                    let [items, preds, asserts, vs] = scopes[scopes.len() - n];
+                    scopes.truncate(scopes.len() - n);
+                    p.items.truncate(items);
+                    p.preds.truncate(preds);
+                    p.asserts.truncate(asserts);
+                    vars.truncate(vs);
+                }
             }
+            "reset" => {
+                p = Problem::default();
+                vars.clear();
+                scopes.clear();
+            }
+            "reset-assertions" => return Err(format!("line {}: {name} is not supported", c.line)),
             "declare-fun" | "declare-rel" => {
                 let (sym, sorts) = match items {
                     [_, s, Sexp::List(a), Sexp::Atom(r)]
@@ -263,5 +296,25 @@ mod tests {
         let p = problem(t, 1).unwrap();
         assert_eq!(p.asserts.len(), 3);
         assert_eq!(p.asserts[2].formula(t).unwrap().to_string(), "(=> E false)");
+    }
+
+    #[test]
+    fn scopes() {
+        let t = "(set-logic HORN)(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (P x)))
+(push 1)(declare-fun Q () Bool)(assert Q)(check-sat)
+(pop 1)(assert (forall ((x Int)) (=> (P x) false)))(check-sat)
+(push 2)(assert false)(pop 1)(check-sat)(pop 1)
+(reset)(declare-fun R () Bool)(assert R)(check-sat)";
+        let lines = |k: usize| -> (usize, Vec<usize>) {
+            let p = problem(t, k).unwrap();
+            (p.preds.len(), p.asserts.iter().map(|a| a.line).collect())
+        };
+        assert_eq!(lines(0), (2, vec![2, 3]));
+        assert_eq!(lines(1), (1, vec![2, 4]));
+        assert_eq!(lines(2), (1, vec![2, 4]));
+        assert_eq!(lines(3), (1, vec![6]));
+        assert_eq!(problem(t, 3).unwrap().preds[0].key, "R");
+        assert!(problem("(push 1)(pop 2)(check-sat)", 0).is_err());
     }
 }

@@ -12,9 +12,9 @@
 //! - a derivation in Golem's format ([`derivation`]): every step must be a ground instance
 //!   of an assertion, from earlier steps, the last one deriving `false`;
 //! - an accelerated counterexample (our list format with `(segment ...)`s): the same for
-//!   every concrete step; each segment's end is taken as given (its certificate is checked
-//!   by [`crate::validate::check_accel_cex`] over the parsed clauses), its start must be
-//!   the fact before it.
+//!   every concrete step, a segment's end taken as given by the derivation and its start
+//!   the fact before it; each segment's certificate (its formula implies runs of its cycle,
+//!   and holds at its ends) is proven over the original assertions' text ([`segment`]).
 //!
 //! Every solver must accept. A judge that cannot decide in time, answers `unknown` or
 //! cannot read an assertion leaves the answer [`Judgment::Undecided`], never rejected.
@@ -25,6 +25,7 @@ mod model;
 mod polarity;
 mod process;
 mod replay;
+mod segment;
 mod sexp;
 
 pub use process::JudgeSolver;
@@ -86,7 +87,7 @@ pub fn judge(
     };
     let steps = match witness {
         Witness::Model(_) => None,
-        Witness::Derivation(d) => Some(derivation::golem(&p, d)),
+        Witness::Derivation(d) => Some(derivation::golem(&p, d).map(|s| (s, vec![]))),
         Witness::Accelerated(d) => Some(accelerated(&p, d)),
     };
     if let Some(Err(e)) = &steps {
@@ -94,7 +95,20 @@ pub fn judge(
     }
     let one = |s: &JudgeSolver| match (&witness, &steps) {
         (Witness::Model(m), _) => model::check(text, &p, m, s, deadline),
-        (_, Some(Ok(steps))) => derivation::check(text, &p, steps, s, deadline),
+        (_, Some(Ok((steps, segs)))) => match derivation::check(text, &p, steps, s, deadline) {
+            Judgment::Accepted => {
+                let t = Instant::now();
+                let j = segment::check(text, &p, segs, s, deadline);
+                log::info!(
+                    "{}: {} segments judged in {:.3}s",
+                    s.name(),
+                    segs.len(),
+                    t.elapsed().as_secs_f64()
+                );
+                j
+            }
+            j => j,
+        },
         _ => unreachable!("checked above"),
     };
     let verdicts: Vec<Judgment> = std::thread::scope(|scope| {
@@ -122,8 +136,11 @@ pub fn judge(
 
 /// The steps of an accelerated counterexample printed in the list format: a chain, each
 /// `(step i (line L) fact ..)` judged from the fact before it, each `(segment i from to
-/// ..)` starting at the fact before it and giving `to`.
-fn accelerated(p: &input::Problem, text: &str) -> Result<Vec<Step>, String> {
+/// ..)` starting at the fact before it and giving `to`; and its segments.
+fn accelerated(
+    p: &input::Problem,
+    text: &str,
+) -> Result<(Vec<Step>, Vec<segment::Segment>), String> {
     let all = sexp::read_one(text)?;
     let links = all.list().ok_or("not a list of steps")?;
     let mut steps = vec![Step {
@@ -131,6 +148,7 @@ fn accelerated(p: &input::Problem, text: &str) -> Result<Vec<Step>, String> {
         premises: vec![],
         given: true,
     }];
+    let mut segs = vec![];
     for (k, l) in links.iter().enumerate() {
         let items = l.list().unwrap_or_default();
         let premises = vec![k];
@@ -140,21 +158,22 @@ fn accelerated(p: &input::Problem, text: &str) -> Result<Vec<Step>, String> {
                 premises,
                 given: false,
             }),
-            (Some("segment"), [_, _, from, to, ..]) => {
-                let from = derivation::fact(p, from)?;
-                if k == 0 || steps[k].fact != from {
+            (Some("segment"), items) => {
+                let seg = segment::read(p, k, items)?;
+                if k == 0 || steps[k].fact != Fact::App(seg.pred, seg.from.clone()) {
                     return Err(format!("segment {k} does not start at the fact before it"));
                 }
                 steps.push(Step {
-                    fact: derivation::fact(p, to)?,
+                    fact: Fact::App(seg.pred, seg.to.clone()),
                     premises,
                     given: true,
                 });
+                segs.push(seg);
             }
             _ => return Err(format!("not a step or a segment: {l}")),
         }
     }
-    Ok(steps)
+    Ok((steps, segs))
 }
 
 #[cfg(test)]

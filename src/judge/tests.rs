@@ -120,12 +120,15 @@ fn fixedpoint_and_reals() {
 
 #[test]
 fn accelerated_chains() {
-    let chain = "((step 0 (line 4) (P 0) ((x 0)))
-  (segment 1 (P 0) (P 4) (n 2) (cycle (line 5)) (tau () () n true))
+    let tau2 = "(tau ((x0 Int)) ((y0 Int)) n (and (>= n 1) (= y0 (+ x0 (* 2 n)))))";
+    let chain = format!(
+        "((step 0 (line 4) (P 0) ((x 0)))
+  (segment 1 (P 0) (P 4) (n 2) (cycle (line 5)) {tau2})
   (step 2 (line 6) (Q 4 4) ((x 4) (y 4)))
-  (step 3 (line 7) false ((x 4) (y 4))))";
+  (step 3 (line 7) false ((x 4) (y 4))))"
+    );
     // Q from the same P fact twice is no instance here (x < y): the steps are judged
-    let j = judge(REACH, 0, Witness::Accelerated(chain), &z3(), soon());
+    let j = judge(REACH, 0, Witness::Accelerated(&chain), &z3(), soon());
     assert!(
         matches!(&j, Judgment::Rejected(e) if e.contains("step 3")),
         "{j:?}"
@@ -136,15 +139,154 @@ fn accelerated_chains() {
         matches!(&j, Judgment::Rejected(e) if e.contains("start")),
         "{j:?}"
     );
-    let lin = "(set-logic HORN)(declare-fun P (Int) Bool)
+    let chain = format!(
+        "((step 0 (line 2) (P 0) ((x 0)))
+  (segment 1 (P 0) (P 100) (n 50) (cycle (line 3)) {tau2})
+  (step 2 (line 4) false ((x 100))))"
+    );
+    for s in [z3(), both()] {
+        let j = judge(STEP2, 0, Witness::Accelerated(&chain), &s, soon());
+        assert_eq!(j, Judgment::Accepted);
+    }
+}
+
+/// x = 0; x -> x + 2 (line 3); x >= 100 is the query.
+const STEP2: &str = "(set-logic HORN)(declare-fun P (Int) Bool)
 (assert (forall ((x Int)) (=> (= x 0) (P x))))
 (assert (forall ((x Int) (y Int)) (=> (and (P x) (= y (+ x 2))) (P y))))
-(assert (forall ((x Int)) (=> (and (P x) (= x 100)) false)))";
-    let chain = "((step 0 (line 2) (P 0) ((x 0)))
-  (segment 1 (P 0) (P 100) (n 50) (cycle (line 3)) (tau () () n true))
-  (step 2 (line 4) false ((x 100))))";
-    let j = judge(lin, 0, Witness::Accelerated(chain), &z3(), soon());
-    assert_eq!(j, Judgment::Accepted);
+(assert (forall ((x Int)) (=> (and (P x) (>= x 100)) false)))";
+
+/// x = 0; x < 10 -> x + 1 (line 4); x >= 10 is the query.
+const STEP1: &str = "(set-logic HORN)
+(declare-fun |I n| (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (|I n| x))))
+(assert (forall ((x Int) (y Int))
+  (=> (and (|I n| x) (< x 10) (= y (+ x 1))) (|I n| y))))
+(assert (forall ((x Int)) (=> (and (|I n| x) (>= x 10)) false)))
+(check-sat)";
+
+/// The counterexample of [`STEP1`] with one segment: `tau`, `n`, its end.
+fn step1_chain(tau: &str, n: u32, end: u32) -> String {
+    format!(
+        "((step 0 (line 3) (|I n| 0) ((x 0)))
+  (segment 1 (|I n| 0) (|I n| {end}) (n {n}) (cycle (line 4)) (tau ((x0 Int)) ((y0 Int)) k {tau}))
+  (step 2 (line 6) false ((x {end}))))"
+    )
+}
+
+const EXACT1: &str = "(and (>= k 1) (= y0 (+ x0 k)) (< (+ x0 k (- 1)) 10))";
+
+/// The segments' certificates are proven over the original assertions' text: the base
+/// case, the induction step, the count and the ends.
+#[test]
+fn segment_certificates() {
+    let j = |t: &str, s: &[JudgeSolver]| judge(STEP1, 0, Witness::Accelerated(t), s, soon());
+    for s in [z3(), both()] {
+        assert_eq!(j(&step1_chain(EXACT1, 10, 10), &s), Judgment::Accepted);
+        // a step of +2 for the +1 loop: the base case fails
+        let plus2 = "(and (>= k 1) (= y0 (+ x0 (* 2 k))) (< (+ x0 (* 2 k) (- 2)) 10))";
+        let r = j(&step1_chain(plus2, 5, 10), &s);
+        assert!(
+            matches!(&r, Judgment::Rejected(e) if e.contains("base case")),
+            "{r:?}"
+        );
+        // right for one run, wrong from two on: the induction step fails
+        let one = "(and (>= k 1) (= y0 (+ x0 1)) (< x0 10))";
+        let r = j(&step1_chain(one, 3, 12), &s);
+        assert!(
+            matches!(&r, Judgment::Rejected(e) if e.contains("induction")),
+            "{r:?}"
+        );
+        // no guard: one run from x >= 10 is no run of the clause
+        let r = j(&step1_chain("(and (>= k 1) (= y0 (+ x0 k)))", 12, 12), &s);
+        assert!(
+            matches!(&r, Judgment::Rejected(e) if e.contains("base case")),
+            "{r:?}"
+        );
+    }
+    // a wrong end value (the query holds at 11 too) and a wrong count
+    let r = j(&step1_chain(EXACT1, 10, 11), &z3());
+    assert!(
+        matches!(&r, Judgment::Rejected(e) if e.contains("at its ends")),
+        "{r:?}"
+    );
+    let r = j(&step1_chain(EXACT1, 9, 10), &z3());
+    assert!(
+        matches!(&r, Judgment::Rejected(e) if e.contains("at its ends")),
+        "{r:?}"
+    );
+    // count 0 with a formula true at n = 0 (right for n >= 1)
+    let tau0 = "(and (>= k 0) (=> (>= k 1) (and (= y0 (+ x0 k)) (<= (+ x0 k) 10))))";
+    let r = j(&step1_chain(tau0, 0, 10), &z3());
+    assert!(
+        matches!(&r, Judgment::Rejected(e) if e.contains(">= 1")),
+        "{r:?}"
+    );
+    // a cycle that names the query's line, or no assertion
+    let wrong_line = step1_chain(EXACT1, 10, 10).replace("(cycle (line 4))", "(cycle (line 6))");
+    assert!(matches!(j(&wrong_line, &z3()), Judgment::Rejected(_)));
+    let no_line = step1_chain(EXACT1, 10, 10).replace("(cycle (line 4))", "(cycle (line 5))");
+    assert!(matches!(j(&no_line, &z3()), Judgment::Rejected(e) if e.contains("no assertion")));
+    // sorts that are not the predicate's (the solver's sort check: z3 would take Real for
+    // Int, reading the integer states as reals)
+    let bools =
+        step1_chain(EXACT1, 10, 10).replace("((x0 Int)) ((y0 Int))", "((x0 Bool)) ((y0 Bool))");
+    let r = j(&bools, &z3());
+    assert!(
+        matches!(&r, Judgment::Rejected(e) if e.contains("its formula")),
+        "{r:?}"
+    );
+    // the cycle run twice per iteration: 20 steps, not 10
+    let twice =
+        step1_chain(EXACT1, 10, 10).replace("(cycle (line 4))", "(cycle (line 4) (line 4))");
+    assert!(matches!(j(&twice, &z3()), Judgment::Rejected(e) if e.contains("base case")));
+    // no time left: undecided
+    let r = judge(
+        STEP1,
+        0,
+        Witness::Accelerated(&step1_chain(EXACT1, 10, 10)),
+        &z3(),
+        Some(Instant::now()),
+    );
+    assert!(matches!(&r, Judgment::Undecided(_)), "{r:?}");
+}
+
+/// A cycle of two clauses through a second predicate; a cycle assertion the polarity split
+/// cannot read leaves the answer undecided.
+#[test]
+fn segment_cycles_of_two_clauses() {
+    let two = "(set-logic HORN)
+(declare-fun A (Int Int) Bool)
+(declare-fun B (Int) Bool)
+(assert (forall ((x Int) (c Int)) (=> (and (= x 0) (= c 0)) (A x c))))
+(assert (forall ((x Int) (c Int)) (=> (and (A x c) (< x 6)) (B (+ x 3)))))
+(assert (forall ((x Int) (c Int)) (=> (B x) (A (- x 1) 7))))
+(assert (forall ((x Int) (c Int)) (=> (and (A x c) (>= x 6)) false)))
+(check-sat)";
+    let chain = |tau: &str| {
+        format!(
+            "((step 0 (line 4) (A 0 0) ((x 0) (c 0)))
+  (segment 1 (A 0 0) (A 6 7) (n 3) (cycle (line 5) (line 6)) (tau ((a Int) (b Int)) ((c Int) (d Int)) n {tau}))
+  (step 2 (line 7) false ((x 6) (c 7))))"
+        )
+    };
+    let right = "(and (>= n 1) (= c (+ a (* 2 n))) (< (+ a (* 2 n) (- 2)) 6) (= d 7))";
+    let j = |t: &str| judge(two, 0, Witness::Accelerated(t), &z3(), soon());
+    assert_eq!(j(&chain(right)), Judgment::Accepted);
+    // the second clause sets c to 7, not 8
+    let r = j(&chain(&right.replace("(= d 7)", "(= d 8)"))
+        .replace("(A 6 7) (n", "(A 6 8) (n")
+        .replace("((x 6) (c 7))", "((x 6) (c 8))"));
+    assert!(
+        matches!(&r, Judgment::Rejected(e) if e.contains("base case")),
+        "{r:?}"
+    );
+    let ite = two.replace("(=> (B x) (A (- x 1) 7))", "(ite (B x) (A (- x 1) 7) true)");
+    let r = judge(&ite, 0, Witness::Accelerated(&chain(right)), &z3(), soon());
+    assert!(
+        matches!(&r, Judgment::Undecided(e) if e.contains("line 6")),
+        "{r:?}"
+    );
 }
 
 const STORE: &str = "(set-logic HORN)

@@ -110,8 +110,26 @@ impl Run<'_> {
                         Ok((acex, rep)) => {
                             let text = crate::witness::accel_cex_to_text(self.orig, &acex);
                             let w = crate::judge::Witness::Accelerated(&text);
-                            if let Err(v) = self.judge(w, "unsat", engine) {
-                                return v;
+                            // like the validator's, a certificate the judge rejects or cannot
+                            // decide gives way to the full expansion
+                            match self.judge(w, "unsat", engine) {
+                                Ok(()) => {}
+                                Err(None) => {
+                                    return self.expand_accel(
+                                        p,
+                                        adapter,
+                                        backs,
+                                        engine,
+                                        "the judge rejected its certificate".into(),
+                                    )
+                                }
+                                Err(Some(v)) => {
+                                    let why = match v {
+                                        Verdict::Unknown(e) => format!("the judge: {e}"),
+                                        _ => "the judge did not accept its certificate".into(),
+                                    };
+                                    return self.expand_accel(p, adapter, backs, engine, why);
+                                }
                             }
                             log::info!(
                                 "{engine}: counterexample certified (mapped back in {mapped:.3}s, checked in {:.3}s)",
@@ -138,6 +156,19 @@ impl Run<'_> {
                 }
             }
         };
+        self.expand_accel(p, adapter, backs, engine, why)
+    }
+
+    /// The counterexample `p` expanded into concrete steps within the time left, replayed
+    /// and judged; `why` it is expanded goes into the validation line.
+    fn expand_accel(
+        &mut self,
+        p: &AccelPath,
+        adapter: &TsAdapter,
+        backs: &[Box<dyn BackTranslate>],
+        engine: &'static str,
+        why: String,
+    ) -> Option<Verdict> {
         log::info!("{engine}: expanding its counterexample ({why})");
         let t = Instant::now();
         let path = match p.expand(self.deadline) {
