@@ -59,7 +59,11 @@ fn main() {
         find_solver(SolverKind::Yices, None).unwrap(),
     );
     let kill = KillSwitch::new();
-    let mut cfg = InterpConfig::find(&Backend::ALL, &kill);
+    let base = SolverConfig {
+        kill: kill.clone(),
+        ..yices.clone()
+    };
+    let mut cfg = InterpConfig::for_engine(&Backend::ALL, &base);
     cfg.timeout = Duration::from_secs(timeout);
     let backends = cfg.backends.clone();
     let mut ip = Interpolator::new(cfg);
