@@ -189,6 +189,11 @@ fn the_pipeline_with_abstraction_on() {
         let mut opts = Options {
             engines: vec![EngineKind::Spacer],
             timeout: Some(Duration::from_secs(30)),
+            // the abstract-interpretation pass off: this test is about Spacer
+            absint: crate::absint::Config {
+                enabled: false,
+                ..Default::default()
+            },
             ..Options::default()
         };
         opts.spacer.abstraction = true;
