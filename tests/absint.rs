@@ -18,13 +18,22 @@ const ONLY_THE_PASS: &[&str] = &[
     "absint/copies-sat.smt2",
 ];
 
+/// One run at a time: run side by side in one process, the pass of one test answered
+/// `unknown` (`the_pass_answers_the_planted_problems` failed in the full suite and passes
+/// alone; a run that ends seems to stop solver processes of the others: not investigated).
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn solve(path: &str, engines: Vec<EngineKind>, on: bool, secs: u64) -> chcsolve::Outcome {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
     let opts = Options {
         engines,
         timeout: Some(Duration::from_secs(secs)),
+        // a budget far over the milliseconds the pass needs: the tests of this suite run
+        // side by side, and a solver started on a busy machine can take a second
         absint: absint::Config {
             enabled: on,
+            budget: Duration::from_secs(20),
             ..Default::default()
         },
         ..Options::default()
@@ -42,7 +51,7 @@ fn solve(path: &str, engines: Vec<EngineKind>, on: bool, secs: u64) -> chcsolve:
 fn the_pass_answers_the_planted_problems() {
     for path in ONLY_THE_PASS {
         let out = solve(path, vec![], true, 30);
-        assert_eq!(out.verdict.word(), "sat", "{path}");
+        assert_eq!(out.verdict.word(), "sat", "{path}: {:?}", out.stats.absint);
         assert_eq!(out.stats.winner, Some("absint"), "{path}");
         assert_eq!(out.stats.absint.outcome, "answered", "{path}");
     }
