@@ -48,6 +48,11 @@ pub(super) fn is_array_sexp(e: &Sexp) -> bool {
 pub(super) fn sexp_to_array(e: &Sexp) -> Result<Value, String> {
     if let Sexp::List(v) = e {
         if v.first().and_then(Sexp::symbol) == Some("let") {
+            // only `(let (bindings) body)` is expanded: anything else would come back
+            // unchanged and be read again without end (found by scripts/fuzz)
+            if v.len() != 3 {
+                return Err(format!("a `let` of {} parts", v.len()));
+            }
             return sexp_to_array(&expand_lets(e)?);
         }
     }
@@ -221,6 +226,9 @@ mod tests {
         ] {
             assert_eq!(read(s).to_string(), want, "{s}");
         }
+        // a `let` of four parts is an error, not an endless re-read (scripts/fuzz found it)
+        let bad = Sexp::parse("(let (set-logic HORN) ((div (x35))) div)").unwrap();
+        assert!(sexp_to_array(&bad).is_err());
         // nested, negative numbers, a real element sort
         let nested =
             "(store ((as const (Array Int (Array Int Int))) ((as const (Array Int Int)) 0)) \
