@@ -473,7 +473,16 @@ fn the_default_schedule_follows_the_shape_of_the_clauses() {
         let text = format!("{HEAD}{clause}\n(check-sat)\n");
         let mut cmd = chcsolve();
         // the abstract-interpretation pass off: it would answer before the schedule runs
-        cmd.args(["-v", "--jobs", "2", "--absint", "off", "--timeout", "20", "-"]);
+        cmd.args([
+            "-v",
+            "--jobs",
+            "2",
+            "--absint",
+            "off",
+            "--timeout",
+            "20",
+            "-",
+        ]);
         let out = run_with_input(cmd, text.as_bytes());
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -196,7 +196,11 @@ impl<'a> Houdini<'a> {
         self.smt.assert(&hyp)?;
         self.smt.assert(&mk_not(mk_and(goals.clone())))?;
         let model = match self.check() {
-            Ok(true) => self.smt.get_model(&self.vars[c]).map(Some).map_err(Failed::from),
+            Ok(true) => self
+                .smt
+                .get_model(&self.vars[c])
+                .map(Some)
+                .map_err(Failed::from),
             Ok(false) => Ok(None),
             Err(e) => Err(e),
         };

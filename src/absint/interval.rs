@@ -34,8 +34,14 @@ impl Itv {
     /// `self` widened by `next`: a bound that moved out goes to infinity.
     fn widen(&self, next: &Itv) -> Itv {
         Itv {
-            lo: self.lo.clone().filter(|l| next.lo.as_ref().is_some_and(|n| n >= l)),
-            hi: self.hi.clone().filter(|h| next.hi.as_ref().is_some_and(|n| n <= h)),
+            lo: self
+                .lo
+                .clone()
+                .filter(|l| next.lo.as_ref().is_some_and(|n| n >= l)),
+            hi: self
+                .hi
+                .clone()
+                .filter(|h| next.hi.as_ref().is_some_and(|n| n <= h)),
         }
     }
 

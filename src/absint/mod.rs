@@ -100,11 +100,7 @@ pub fn analyze(sys: &ChcSystem, cfg: &Config, smt_cfg: &SolverConfig, budget: Du
     if sys.clauses.len() > cfg.max_clauses {
         return Outcome::Skipped("too many clauses");
     }
-    let clauses: Vec<LinClause> = sys
-        .clauses
-        .iter()
-        .map(|c| LinClause::new(sys, c))
-        .collect();
+    let clauses: Vec<LinClause> = sys.clauses.iter().map(|c| LinClause::new(sys, c)).collect();
     if clauses.iter().any(|c| c.columns > cfg.max_columns) {
         return Outcome::Skipped("too many columns");
     }

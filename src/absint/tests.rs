@@ -26,7 +26,11 @@ fn rows(a: &Affine) -> Vec<(Vec<(usize, i64)>, i64)> {
     a.equalities()
         .iter()
         .map(|r| {
-            let s = if r.coefs[0].1 < BigInt::from(0) { -1 } else { 1 };
+            let s = if r.coefs[0].1 < BigInt::from(0) {
+                -1
+            } else {
+                1
+            };
             let c = r
                 .coefs
                 .iter()
@@ -49,13 +53,20 @@ fn karr_join_is_the_affine_hull() {
     // a point off it: the whole plane
     assert!(line.join(&point(1, 1)).equalities().is_empty());
     // two points with the same x: the line x = 3
-    assert_eq!(rows(&point(3, 0).join(&point(3, 5))), vec![(vec![(0, 1)], -3)]);
+    assert_eq!(
+        rows(&point(3, 0).join(&point(3, 5))),
+        vec![(vec![(0, 1)], -3)]
+    );
 }
 
 /// The clauses of a one-predicate system, read by [`LinClause::new`].
 fn clauses(text: &str) -> (ChcSystem, Vec<LinClause>) {
     let sys = parse_str(text).unwrap();
-    let cs = sys.clauses.iter().map(|c| LinClause::new(&sys, c)).collect();
+    let cs = sys
+        .clauses
+        .iter()
+        .map(|c| LinClause::new(&sys, c))
+        .collect();
     (sys, cs)
 }
 
@@ -128,7 +139,11 @@ fn intervals_widen_an_unbounded_counter() {
     let x = mk_var("x0", Sort::Int);
     // 0 <= x after widening; the upper bound 100 is not found (no narrowing), and no
     // bound that the widening gave up on is proposed
-    assert!(cands[0].contains(&mk_ge(x.clone(), mk_int(0))), "{:?}", cands[0]);
+    assert!(
+        cands[0].contains(&mk_ge(x.clone(), mk_int(0))),
+        "{:?}",
+        cands[0]
+    );
     assert!(!cands[0].iter().any(|t| format!("{t}").contains("<= x0")));
 }
 

@@ -53,7 +53,12 @@ pub fn eliminate(vars: &[Var], body: &Term) -> Option<ArrayElim> {
         out.fresh.push((w, meaning));
         progress = true;
     }
-    let arrays: Vec<Var> = out.vars.iter().filter(|v| v.sort.is_array()).cloned().collect();
+    let arrays: Vec<Var> = out
+        .vars
+        .iter()
+        .filter(|v| v.sort.is_array())
+        .cloned()
+        .collect();
     for a in arrays {
         let Some(reads) = reads_only(&a, &out.body) else {
             continue;
@@ -88,9 +93,13 @@ fn peel_store(vars: &[Var], body: &Term, names: &mut Fresh) -> Option<(Term, Var
     };
     let cs = conjuncts(body);
     for (k, c) in cs.iter().enumerate() {
-        let TermNode::ArrEq(a, b) = c.get() else { continue };
+        let TermNode::ArrEq(a, b) = c.get() else {
+            continue;
+        };
         for (s, t) in [(a, b), (b, a)] {
-            let TermNode::Store(x, i, e) = s.get() else { continue };
+            let TermNode::Store(x, i, e) = s.get() else {
+                continue;
+            };
             if !roots_at_array(x) || !free_of_arrays(t) || !free_of_arrays(i) {
                 continue;
             }

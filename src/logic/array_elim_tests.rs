@@ -5,8 +5,8 @@
 use super::*;
 use crate::logic::qe::{has_quantifier, Qe};
 use crate::logic::testing::{iv, Rng};
-use rustc_hash::FxHashMap;
 use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+use rustc_hash::FxHashMap;
 
 fn z3() -> SolverConfig {
     let p = find_solver(SolverKind::Z3, None).expect("z3 (solvers/install)");
@@ -58,20 +58,31 @@ fn a_store_equation_is_peeled_into_a_read_of_the_other_side() {
     // exists a. store(a, i, a[i] + h) = c /\ h >= 1 /\ a[i] >= 0:  c[i] >= h >= 1
     let body = mk_and(vec![
         mk_eq(
-            mk_store(a.clone(), i.clone(), mk_add(vec![mk_select(a.clone(), i.clone()), h.clone()])),
+            mk_store(
+                a.clone(),
+                i.clone(),
+                mk_add(vec![mk_select(a.clone(), i.clone()), h.clone()]),
+            ),
             c.clone(),
         ),
         mk_le(mk_int(1), h.clone()),
         mk_le(mk_int(0), mk_select(a.clone(), i.clone())),
     ]);
     let got = eliminate(vec![var(&a)], body);
-    let want = mk_and(vec![mk_le(h.clone(), mk_select(c.clone(), i.clone())), mk_le(mk_int(1), h)]);
+    let want = mk_and(vec![
+        mk_le(h.clone(), mk_select(c.clone(), i.clone())),
+        mk_le(mk_int(1), h),
+    ]);
     assert!(equivalent(&mut z3s, &got, &want), "{got}");
     // two stores: exists a. store(store(a, 0, x), 1, y) = c  iff  c[0] = x /\ c[1] = y
     let (x, y) = (iv("x"), iv("y"));
     let body = mk_eq(
         c.clone(),
-        mk_store(mk_store(a.clone(), mk_int(0), x.clone()), mk_int(1), y.clone()),
+        mk_store(
+            mk_store(a.clone(), mk_int(0), x.clone()),
+            mk_int(1),
+            y.clone(),
+        ),
     );
     let got = eliminate(vec![var(&a)], body);
     let want = mk_and(vec![
@@ -92,12 +103,18 @@ fn an_array_only_read_becomes_one_value_per_index() {
         mk_eq(mk_select(a.clone(), j.clone()), mk_int(6)),
     ]);
     let got = eliminate(vec![var(&a)], body);
-    assert!(equivalent(&mut z3s, &got, &mk_not(mk_eq(i.clone(), j.clone()))), "{got}");
+    assert!(
+        equivalent(&mut z3s, &got, &mk_not(mk_eq(i.clone(), j.clone()))),
+        "{got}"
+    );
     // nested: exists m. m[i][j] = 3 /\ m[k][j] = 4  iff  i != k
     let m = mk_var("m", array_sort(Sort::Int, array_sort(Sort::Int, Sort::Int)));
     let k = iv("k");
     let body = mk_and(vec![
-        mk_eq(mk_select(mk_select(m.clone(), i.clone()), j.clone()), mk_int(3)),
+        mk_eq(
+            mk_select(mk_select(m.clone(), i.clone()), j.clone()),
+            mk_int(3),
+        ),
         mk_eq(mk_select(mk_select(m.clone(), k.clone()), j), mk_int(4)),
     ]);
     let got = eliminate(vec![var(&m)], body);
@@ -112,9 +129,14 @@ fn arrays_compared_as_wholes_stay_quantified() {
     // exists a b. a != b /\ a[0] = b[0]: no rule applies
     let body = mk_and(vec![
         mk_not(mk_eq(a.clone(), b.clone())),
-        mk_eq(mk_select(a.clone(), mk_int(0)), mk_select(b.clone(), mk_int(0))),
+        mk_eq(
+            mk_select(a.clone(), mk_int(0)),
+            mk_select(b.clone(), mk_int(0)),
+        ),
     ]);
-    let got = qe.eliminate(&mk_exists(vec![var(&a), var(&b)], body)).unwrap();
+    let got = qe
+        .eliminate(&mk_exists(vec![var(&a), var(&b)], body))
+        .unwrap();
     assert!(has_quantifier(&got), "{got}");
     assert_eq!(qe.stats.kept_arrays, 1, "{:?}", qe.stats);
 }
@@ -138,12 +160,20 @@ fn random_array_formulas_are_eliminated_exactly() {
         let mut conj = vec![];
         if n % 2 == 0 {
             // store(a, i, e) = c, e over a's reads and the variables
-            let i = if r.range(0, 1) == 0 { small(&mut r) } else { pick(&mut r) };
+            let i = if r.range(0, 1) == 0 {
+                small(&mut r)
+            } else {
+                pick(&mut r)
+            };
             let e = mk_add(vec![mk_select(a.clone(), small(&mut r)), pick(&mut r)]);
             conj.push(mk_eq(mk_store(a.clone(), i, e), c.clone()));
         }
         for _ in 0..3 {
-            let idx = if r.range(0, 1) == 0 { small(&mut r) } else { pick(&mut r) };
+            let idx = if r.range(0, 1) == 0 {
+                small(&mut r)
+            } else {
+                pick(&mut r)
+            };
             let s = mk_select(a.clone(), idx);
             let t = pick(&mut r);
             conj.push(match r.range(0, 2) {
@@ -153,7 +183,9 @@ fn random_array_formulas_are_eliminated_exactly() {
             });
         }
         let phi = mk_and(conj);
-        let got = qe.eliminate(&mk_exists(vec![var(&a)], phi.clone())).unwrap();
+        let got = qe
+            .eliminate(&mk_exists(vec![var(&a)], phi.clone()))
+            .unwrap();
         assert!(!has_quantifier(&got), "{n}: {phi} gave {got}");
         for _ in 0..10 {
             let mut m = Assignment::default();
@@ -165,7 +197,8 @@ fn random_array_formulas_are_eliminated_exactly() {
                 cv = cv.store(Value::Int(k.into()), Value::Int(r.range(-1, 2).into()));
             }
             m.insert(var(&c), array_value(cv));
-            let map: FxHashMap<Var, Term> = m.iter().map(|(v, x)| (v.clone(), x.to_term())).collect();
+            let map: FxHashMap<Var, Term> =
+                m.iter().map(|(v, x)| (v.clone(), x.to_term())).collect();
             let solvable = unsat(&mut z3s, subst(&phi, &map)).expect("quantifier-free") == false;
             let holds = eval_bool(&got, &m).unwrap();
             if holds == solvable {

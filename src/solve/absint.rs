@@ -45,10 +45,17 @@ impl Run<'_> {
         if let Some(left) = self.remaining() {
             budget = budget.min(left / 10);
         }
-        let out = analyze(psys, &opts.absint, smt, budget.max(Duration::from_millis(1)));
+        let out = analyze(
+            psys,
+            &opts.absint,
+            smt,
+            budget.max(Duration::from_millis(1)),
+        );
         let st = &mut self.stats.absint;
         st.seconds = start.elapsed().as_secs_f64();
-        progress(opts, |p| p.record("absint-seconds", format!("{:.3}", st.seconds)));
+        progress(opts, |p| {
+            p.record("absint-seconds", format!("{:.3}", st.seconds))
+        });
         let (invariants, blocks) = match out {
             Outcome::Skipped(why) => {
                 st.outcome = format!("skipped ({why})");

@@ -34,7 +34,8 @@ pub(super) fn exact(
     };
     let mut model = model.clone();
     for (v, meaning) in &e.fresh {
-        let val = eval(meaning, &model).map_err(|m| format!("mbp: the value of {}: {m}", v.name))?;
+        let val =
+            eval(meaning, &model).map_err(|m| format!("mbp: the value of {}: {m}", v.name))?;
         model.insert(v.clone(), val);
     }
     Ok(Some((conjuncts(&e.body), e.vars, model)))

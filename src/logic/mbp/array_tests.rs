@@ -181,20 +181,36 @@ fn projection_of_random_array_conjunctions() {
 fn a_store_equation_projects_exactly() {
     let path = find_solver(SolverKind::Z3, None).expect("z3 (solvers/install)");
     let mut smt = Smt::new(&SolverConfig::new(SolverKind::Z3, path), "mbp-arrays").unwrap();
-    let v = |n: &str, s: Sort| Var { name: n.into(), sort: s };
-    let (a, c, i, h) = (v("a", arr()), v("c", arr()), v("i", Sort::Int), v("h", Sort::Int));
+    let v = |n: &str, s: Sort| Var {
+        name: n.into(),
+        sort: s,
+    };
+    let (a, c, i, h) = (
+        v("a", arr()),
+        v("c", arr()),
+        v("i", Sort::Int),
+        v("h", Sort::Int),
+    );
     let (ta, tc, ti, th) = (mk_var_of(&a), mk_var_of(&c), mk_var_of(&i), mk_var_of(&h));
     let phi = vec![
         mk_eq(
-            mk_store(ta.clone(), ti.clone(), mk_add(vec![mk_select(ta.clone(), ti.clone()), th.clone()])),
+            mk_store(
+                ta.clone(),
+                ti.clone(),
+                mk_add(vec![mk_select(ta.clone(), ti.clone()), th.clone()]),
+            ),
             tc.clone(),
         ),
         mk_le(mk_int(1), th.clone()),
     ];
     let mut model = Assignment::default();
-    let av = ArrayValue::constant(arr(), Value::Int(0.into())).store(Value::Int(2.into()), Value::Int(5.into()));
+    let av = ArrayValue::constant(arr(), Value::Int(0.into()))
+        .store(Value::Int(2.into()), Value::Int(5.into()));
     model.insert(a.clone(), array_value(av.clone()));
-    model.insert(c.clone(), array_value(av.store(Value::Int(2.into()), Value::Int(8.into()))));
+    model.insert(
+        c.clone(),
+        array_value(av.store(Value::Int(2.into()), Value::Int(8.into()))),
+    );
     model.insert(i.clone(), Value::Int(2.into()));
     model.insert(h.clone(), Value::Int(3.into()));
     assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
@@ -205,7 +221,13 @@ fn a_store_equation_projects_exactly() {
     for x in [&c, &i, &h] {
         smt.declare(x).unwrap();
     }
-    smt.assert(&mk_not(mk_eq(psi.clone(), mk_le(mk_int(1), th)))).unwrap();
-    assert_eq!(smt.check_sat().unwrap(), SatResult::Unsat, "not exact: {}", SmtTerm(&psi));
+    smt.assert(&mk_not(mk_eq(psi.clone(), mk_le(mk_int(1), th))))
+        .unwrap();
+    assert_eq!(
+        smt.check_sat().unwrap(),
+        SatResult::Unsat,
+        "not exact: {}",
+        SmtTerm(&psi)
+    );
     smt.pop().unwrap();
 }
