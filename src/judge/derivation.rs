@@ -225,24 +225,10 @@ pub fn check(
     for a in &p.asserts {
         splits.push(a.formula(text).and_then(|f| split(&f, p)));
     }
-    let mut s = match Process::start(solver, deadline) {
+    let mut s = match start_with_prelude(p, solver, deadline) {
         Ok(s) => s,
-        Err(e) => return stopped(e),
+        Err(j) => return j,
     };
-    let mut prelude = String::new();
-    for item in &p.items {
-        if let Item::Keep(t) = item {
-            prelude.push_str(t);
-            prelude.push('\n');
-        }
-    }
-    match s.send(&prelude).and_then(|()| s.sync()) {
-        Err(e) => return stopped(e),
-        Ok(errs) if !errs.is_empty() => {
-            return Judgment::Undecided(format!("{}: {}", solver.name(), errs[0]))
-        }
-        Ok(_) => {}
-    }
     // per step, the assertions that may derive its fact; all checks sent first
     let mut asked: Vec<Vec<usize>> = vec![];
     let mut undecidable: Vec<Option<String>> = vec![];
@@ -363,4 +349,30 @@ pub fn check(
         }
     }
     Judgment::Accepted
+}
+
+/// A judge process with the problem's kept commands (logic, sorts, declarations) sent: the
+/// start of every check; a failure is the judgment to return.
+pub(super) fn start_with_prelude(
+    p: &Problem,
+    solver: &JudgeSolver,
+    deadline: Option<Instant>,
+) -> Result<Process, Judgment> {
+    let mut s = Process::start(solver, deadline).map_err(stopped)?;
+    let mut prelude = String::new();
+    for item in &p.items {
+        if let Item::Keep(t) = item {
+            prelude.push_str(t);
+            prelude.push('\n');
+        }
+    }
+    match s.send(&prelude).and_then(|()| s.sync()) {
+        Err(e) => Err(stopped(e)),
+        Ok(errs) if !errs.is_empty() => Err(Judgment::Undecided(format!(
+            "{}: {}",
+            solver.name(),
+            errs[0]
+        ))),
+        Ok(_) => Ok(s),
+    }
 }

@@ -23,8 +23,8 @@
 //! [`QUERY_LIMIT`]; a query the solver cannot decide, or an assertion of the cycle the
 //! polarity split cannot read, leaves the answer undecided, never rejected.
 
-use super::derivation::{fact, Fact};
-use super::input::{Item, Problem};
+use super::derivation::{fact, start_with_prelude, Fact};
+use super::input::Problem;
 use super::polarity::{split, split_name, Split};
 use super::process::{Answer, JudgeSolver, Process, Stop};
 use super::sexp::{unquote, Sexp};
@@ -342,24 +342,10 @@ pub fn check(
             }
         }
     }
-    let mut s = match Process::start(solver, deadline) {
+    let mut s = match start_with_prelude(p, solver, deadline) {
         Ok(s) => s,
-        Err(e) => return stopped(e),
+        Err(j) => return j,
     };
-    let mut prelude = String::new();
-    for item in &p.items {
-        if let Item::Keep(t) = item {
-            prelude.push_str(t);
-            prelude.push('\n');
-        }
-    }
-    match s.send(&prelude).and_then(|()| s.sync()) {
-        Err(e) => return stopped(e),
-        Ok(errs) if !errs.is_empty() => {
-            return Judgment::Undecided(format!("{}: {}", solver.name(), errs[0]))
-        }
-        Ok(_) => {}
-    }
     let mut groups: Vec<(String, Vec<&Segment>)> = vec![];
     for seg in segs {
         let k = seg.key();
