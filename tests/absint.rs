@@ -18,13 +18,7 @@ const ONLY_THE_PASS: &[&str] = &[
     "absint/copies-sat.smt2",
 ];
 
-/// One run at a time: run side by side in one process, the pass of one test answered
-/// `unknown` (`the_pass_answers_the_planted_problems` failed in the full suite and passes
-/// alone; a run that ends seems to stop solver processes of the others: not investigated).
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn solve(path: &str, engines: Vec<EngineKind>, on: bool, secs: u64) -> chcsolve::Outcome {
-    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
     let opts = Options {
         engines,

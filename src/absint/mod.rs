@@ -1,10 +1,11 @@
 //! Invariants by abstract interpretation over the clause graph, checked by the SMT solver and
 //! offered to every engine.
 //!
-//! Three analyses run over the (preprocessed) clause graph, linear or not, each to a
+//! Four analyses run over the (preprocessed) clause graph, linear or not, each to a
 //! fixpoint by chaotic iteration over the clauses ([`fixpoint`]): affine equalities between
-//! a predicate's arguments ([`karr`]), congruences of each argument ([`congruence`]) and
-//! intervals with widening ([`interval`]). The transformer of a clause reads only the
+//! a predicate's arguments ([`karr`]), the same modulo 2 and 3 (Karr's algorithm over the
+//! integers modulo a prime, [`field`]: relations such as `x + y = 1 mod 2`), congruences of
+//! each argument ([`congruence`]) and intervals with widening ([`interval`]). The transformer of a clause reads only the
 //! linear part of its constraint ([`clause`]); the rest is dropped (havoc). What they
 //! find are only *candidates*: [`houdini`] keeps those that the solver proves inductive
 //! together. Then:
@@ -18,6 +19,7 @@
 
 pub mod clause;
 pub mod congruence;
+pub mod field;
 pub mod houdini;
 pub mod interval;
 pub mod karr;
@@ -145,6 +147,8 @@ pub fn candidates(
         rounds,
         deadline,
     );
+    let mod2 = modular::<2>(clauses, &arity, rounds, deadline);
+    let mod3 = modular::<3>(clauses, &arity, rounds, deadline);
     let congs = fixpoint(
         clauses,
         vec![None; arity.len()],
@@ -196,6 +200,13 @@ pub fn candidates(
                 add(affine_term(&r, &params));
             }
         }
+        for (p, rows) in [(2, &mod2[i]), (3, &mod3[i])] {
+            for r in implied_modulo(p, &karr[i], rows) {
+                if r.coefs.iter().all(|(j, _)| int(*j)) {
+                    add(congruence_term(p, &r, &params));
+                }
+            }
+        }
         for (j, c) in congs[i].iter().flatten().enumerate() {
             if !int(j) || c.is_top() {
                 continue;
@@ -221,6 +232,73 @@ pub fn candidates(
         out.push(cs);
     }
     out
+}
+
+/// Karr's analysis modulo the prime `P`: per predicate, its congruences.
+fn modular<const P: u64>(
+    clauses: &[LinClause],
+    arity: &[usize],
+    rounds: usize,
+    deadline: Instant,
+) -> Vec<Vec<clause::Row>> {
+    let vals = fixpoint(
+        clauses,
+        arity
+            .iter()
+            .map(|&n| karr::Affine::<field::Fp<P>>::bottom(n))
+            .collect(),
+        |c, b: &[&karr::Affine<field::Fp<P>>]| karr::transfer(c, b),
+        |a, b, _| a.join(b),
+        rounds,
+        deadline,
+    );
+    vals.iter().map(|v| v.congruences()).collect()
+}
+
+/// The congruences `rows` modulo `p` that the affine equalities `karr` do not already imply
+/// (read modulo `p`, they would say nothing new).
+fn implied_modulo(p: u64, karr: &karr::Affine, rows: &[clause::Row]) -> Vec<clause::Row> {
+    fn new<const P: u64>(
+        dim: usize,
+        eqs: &[clause::Row],
+        rows: &[clause::Row],
+    ) -> Vec<clause::Row> {
+        let mut acc = eqs.to_vec();
+        let mut known = karr::Affine::<field::Fp<P>>::of_rows(dim, &acc);
+        let mut out = vec![];
+        for r in rows {
+            acc.push(r.clone());
+            let more = karr::Affine::<field::Fp<P>>::of_rows(dim, &acc);
+            if more != known && !more.is_bottom() {
+                out.push(r.clone());
+                known = more;
+            } else {
+                acc.pop();
+            }
+        }
+        out
+    }
+    if karr.is_bottom() {
+        return vec![];
+    }
+    let eqs = karr.equalities();
+    match p {
+        2 => new::<2>(karr.dim, &eqs, rows),
+        3 => new::<3>(karr.dim, &eqs, rows),
+        _ => unreachable!("moduli 2 and 3 only"),
+    }
+}
+
+/// `(mod (sum c_i x_i) p) = -k mod p` for the row `sum c_i x_i + k = 0 mod p`.
+fn congruence_term(p: u64, r: &clause::Row, params: &[Term]) -> Term {
+    let sum: Vec<Term> = r
+        .coefs
+        .iter()
+        .map(|(j, c)| mk_mul_const(c, params[*j].clone()))
+        .collect();
+    let p = BigInt::from(p);
+    let k = num_integer::Integer::mod_floor(&-&r.k, &p);
+    mk_eq(mk_mod(mk_add(sum), p), mk_int(k))
 }
 
 /// `sum c_i x_i + k = 0` over `params`.
