@@ -38,10 +38,10 @@ mod search;
 #[cfg(test)]
 pub(crate) mod tests;
 
+use crate::chc::ChcSystem;
+use crate::chc::{Cex, Model};
 use crate::engine::pdr::generalize::Steps;
 use crate::engine::Stop;
-use crate::frontend::passes::{Cex, Model};
-use crate::frontend::ChcSystem;
 use crate::logic::*;
 use crate::smt::{SmtStats, SolverConfig};
 use context::Context;

@@ -1,15 +1,15 @@
-//! Quantifier elimination for linear integer and real arithmetic with Booleans (and
+//! Quantifier elimination (above the term layer: it starts solver processes) for linear integer and real arithmetic with Booleans (and
 //! `div`/`mod` by constants, `to_real`, `to_int`, `is_int`): the one place that turns
 //! `exists` into a quantifier-free formula. `Int`, `Real` and `Bool` variables are
-//! eliminated alike, by the projections of [`super::mbp`].
+//! eliminated alike, by the projections of [`crate::logic::mbp`].
 //!
 //! [`Qe::eliminate`] replaces every `exists` of a term, innermost first, by an equivalent
 //! quantifier-free formula. Each `exists xs. phi` (with `phi` quantifier-free) goes through:
 //!
 //! 1. variables that a conjunct of `phi` defines are substituted away
-//!    ([`mk_exists_elim`](super::mk_exists_elim)), and the quantifier is distributed over a
+//!    ([`mk_exists_elim`](crate::logic::mk_exists_elim)), and the quantifier is distributed over a
 //!    top-level disjunction;
-//! 2. **QE by model-based projection** ([`super::mbp`]): while `phi /\ not R` has a model
+//! 2. **QE by model-based projection** ([`crate::logic::mbp`]): while `phi /\ not R` has a model
 //!    `M` (`R` starts as `false`), the projection `psi` of `phi` under `M` is added to `R`.
 //!    Every `psi` implies `exists xs. phi` and `M` satisfies it, so when the loop ends
 //!    (`phi => R`), `R` is equivalent to `exists xs. phi`. It ends because a formula has
@@ -23,7 +23,7 @@
 //! Nothing here is trusted by the caller: a model made quantifier-free is still checked by
 //! the validator like any other.
 
-use super::*;
+use crate::logic::*;
 use crate::smt::{parse_goals, SatResult, Smt, SmtError, SolverConfig};
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
@@ -47,39 +47,6 @@ pub struct QeStats {
     pub failures: u64,
     /// Quantifiers over arrays, left in place.
     pub kept_arrays: u64,
-}
-
-/// Does `t` contain a quantifier?
-pub fn has_quantifier(t: &Term) -> bool {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![t.clone()];
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.uid()) {
-            continue;
-        }
-        if matches!(t.get(), TermNode::Exists(..)) {
-            return true;
-        }
-        stack.extend(t.children().into_iter().cloned());
-    }
-    false
-}
-
-/// How many variables the quantifiers of `t` bind, each quantifier counted once.
-pub fn quantified_vars(t: &Term) -> usize {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![t.clone()];
-    let mut n = 0;
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.uid()) {
-            continue;
-        }
-        if let TermNode::Exists(vs, _) = t.get() {
-            n += vs.len();
-        }
-        stack.extend(t.children().into_iter().cloned());
-    }
-    n
 }
 
 /// A quantifier eliminator: solver processes (started on first use, reused) and counters.
