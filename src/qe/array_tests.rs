@@ -3,8 +3,8 @@
 //! are decidable); random cases are checked in both directions.
 
 use super::Qe;
-use crate::logic::*;
 use crate::logic::testing::{iv, Rng};
+use crate::logic::*;
 use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
 use rustc_hash::FxHashMap;
 

@@ -5,8 +5,8 @@
 use super::{progress, Options, Run, Verdict};
 use crate::absint::{analyze, Outcome, Seeds};
 use crate::chc::Model;
-use crate::frontend::passes::{model_back, BackTranslate};
 use crate::chc::{ChcSystem, PredId};
+use crate::frontend::passes::{model_back, BackTranslate};
 use crate::logic::*;
 use crate::smt::SolverConfig;
 use crate::ts::TsAdapter;
