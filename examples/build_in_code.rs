@@ -8,8 +8,8 @@
 //! `Inv(x) /\ x = 7 => false`. The answer is `unsat` when STEP divides 7 (e.g. 1), else
 //! `sat` (the default STEP 2 keeps `x` even); the example checks it.
 
+use chcsolve::chc::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 use chcsolve::engine::EngineKind;
-use chcsolve::frontend::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 use chcsolve::logic::*;
 use chcsolve::{solve_system, Options, Verdict};
 use std::time::Duration;

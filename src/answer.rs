@@ -1,7 +1,8 @@
 //! What chcsolve prints for each command of a script: the answer line in the reading of the
 //! input's format, and the output of `get-model` and `get-info` after it.
 
-use crate::frontend::{ChcSystem, Command, Format};
+use crate::chc::ChcSystem;
+use crate::frontend::{Command, Format};
 use crate::Verdict;
 
 /// The answer line: CHC-COMP's reading (`sat`: the clauses have a model), or z3's reading

@@ -334,7 +334,7 @@ impl Session {
         }
     }
 
-    fn last_answer(&self) -> Option<(&crate::frontend::ChcSystem, &crate::Verdict)> {
+    fn last_answer(&self) -> Option<(&crate::chc::ChcSystem, &crate::Verdict)> {
         self.last.as_ref().map(|o| (&o.system, &o.verdict))
     }
 

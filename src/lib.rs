@@ -34,9 +34,9 @@
 //!
 //! # Read the model, per predicate
 //!
-//! A [`Model`] maps each predicate ([`frontend::PredId`], an index into
+//! A [`Model`] maps each predicate ([`chc::PredId`], an index into
 //! `out.system.preds`) to a formula over its parameters `x0 .. x{n-1}`
-//! ([`frontend::PredDecl::params`]). [`witness::model_to_smtlib`] prints it as SMT-LIB
+//! ([`chc::PredDecl::params`]). [`witness::model_to_smtlib`] prints it as SMT-LIB
 //! `define-fun`s; [`logic::eval_bool`] evaluates it on values.
 //!
 //! ```
@@ -57,7 +57,7 @@
 //! # Walk a counterexample
 //!
 //! A [`Cex`] is a list of [`CexStep`]s, premises first and the query last: each step is an
-//! original clause ([`frontend::ClauseId`]), values for its variables, and the indices of the
+//! original clause ([`chc::ClauseId`]), values for its variables, and the indices of the
 //! earlier steps that derived its body applications (one per body predicate; a linear
 //! counterexample is a chain, a non-linear one a tree).
 //!
@@ -109,11 +109,11 @@
 //!
 //! # Build a problem in code
 //!
-//! A [`frontend::ChcSystem`] is predicates and clauses `body /\ constraint => head` over
+//! A [`chc::ChcSystem`] is predicates and clauses `body /\ constraint => head` over
 //! terms built with [`logic`]'s `mk_*` functions; [`solve_system`] solves it without text.
 //!
 //! ```
-//! use chcsolve::frontend::{ChcSystem, Clause, PredApp, PredDecl, PredId};
+//! use chcsolve::chc::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 //! use chcsolve::logic::*;
 //! use chcsolve::{solve_system, Options};
 //! let x = mk_var("x", Sort::Int);
@@ -144,6 +144,7 @@
 
 pub mod absint;
 pub mod answer;
+pub mod chc;
 pub mod engine;
 pub mod frontend;
 pub mod interactive;
@@ -152,15 +153,17 @@ pub mod judge;
 pub mod logic;
 pub mod mem;
 pub mod portfolio;
+pub mod qe;
 pub mod schedule;
 pub mod smt;
 pub mod solve;
-pub mod spacer;
+#[doc(hidden)]
+pub mod testing;
 pub mod ts;
 pub mod validate;
 pub mod witness;
 
-pub use frontend::passes::{Cex, CexStep, Model};
+pub use chc::{Cex, CexStep, Model};
 pub use solve::{
     solve_each, solve_judged, solve_str, solve_system, Options, Outcome, Progress, SolveError,
     Source, Stats, Validate, Verdict,

@@ -2,9 +2,10 @@
 //! `sat`, `unsat` or `unknown` per `check-sat` or query.
 
 use chcsolve::answer::{answer_line, command_output};
+use chcsolve::chc::ChcSystem;
 use chcsolve::engine::{cegar, EngineKind};
 use chcsolve::frontend::stream::CommandReader;
-use chcsolve::frontend::{parse_script, ChcSystem, Command, Format, InputError};
+use chcsolve::frontend::{parse_script, Command, Format, InputError};
 use chcsolve::interactive::{Reply, Session};
 use chcsolve::smt::{kill_all_children, SolverKind, SolverPaths};
 use chcsolve::{solve_each, Options, Outcome, Progress, SolveError, Validate, Verdict};
@@ -555,8 +556,8 @@ fn main() {
         expand: cli.expand || (cli.print_witness && cli.witness_format == WitnessFormat::Golem),
         memory_limit: cli.memory_limit,
         spacer: {
-            let d = chcsolve::spacer::Config::default();
-            chcsolve::spacer::Config {
+            let d = chcsolve::engine::spacer::Config::default();
+            chcsolve::engine::spacer::Config {
                 global: cli.spacer_global.unwrap_or(d.global),
                 abstraction: cli.spacer_abstraction.unwrap_or(d.abstraction),
                 second_lemma: cli.spacer_second_lemma.unwrap_or(d.second_lemma),

@@ -5,11 +5,11 @@
 //!
 //! What runs where is decided in [`crate::schedule`], not here.
 
+use crate::chc::ChcSystem;
+use crate::engine::spacer::{Answer as SpacerAnswer, Config as SpacerConfig, Spacer};
 use crate::engine::{EngineKind, Stop, TsAnswer};
-use crate::frontend::ChcSystem;
 use crate::schedule::Step;
 use crate::smt::{KillSwitch, SmtStats, SolverConfig};
-use crate::spacer::{Answer as SpacerAnswer, Config as SpacerConfig, Spacer};
 use crate::ts::TransitionSystem;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,18 +1,18 @@
 //! The library entry point: parse, preprocess, run the engines, translate the answer back,
 //! validate it against the original clauses, and only then report it.
 
-use crate::engine::AccelPath;
+use crate::chc::ChcSystem;
+use crate::chc::{chain, AccelCex, Cex, Model};
+use crate::engine::spacer::Answer as SpacerAnswer;
 use crate::engine::{EngineKind, TsAnswer};
 use crate::frontend::passes::{
-    accel_cex_back, cex_back, chain, eliminate_quantifiers, model_back, preprocess_shared,
-    AccelCex, BackTranslate, Cex, Model,
+    accel_cex_back, cex_back, eliminate_quantifiers, model_back, preprocess_shared, BackTranslate,
 };
-use crate::frontend::{parse_str, ChcSystem, InputError};
+use crate::frontend::{parse_str, InputError};
 use crate::logic::*;
 use crate::portfolio::{Answer, Portfolio, Problem, Report};
 use crate::smt::{SatResult, Smt, SolverConfig, SolverKind, SolverPaths};
-use crate::spacer::Answer as SpacerAnswer;
-use crate::ts::TsAdapter;
+use crate::ts::{AccelPath, TsAdapter};
 use crate::validate;
 
 mod absint;
@@ -54,7 +54,7 @@ pub struct Options {
     pub memory_limit: Option<u64>,
     /// Spacer's settings, for every lane that runs it (global guidance, the seed-004
     /// abstraction).
-    pub spacer: crate::spacer::Config,
+    pub spacer: crate::engine::spacer::Config,
     /// CEGAR's settings (`--engine cegar`).
     pub cegar: crate::engine::cegar::Config,
     /// A stop switch for a caller on another thread (the Python package's Ctrl-C): once it
@@ -145,7 +145,7 @@ impl Default for Options {
             progress: None,
             expand: false,
             memory_limit: None,
-            spacer: crate::spacer::Config::default(),
+            spacer: crate::engine::spacer::Config::default(),
             cegar: crate::engine::cegar::Config::default(),
             cancel: None,
             validate: Validate::Once,
@@ -200,7 +200,7 @@ pub struct Stats {
     /// segments ...`), with a fallback's reason when there was one.
     pub validation: Option<String>,
     /// Models that had quantifiers (from inlining's back-translation, k-induction) before
-    /// they were made quantifier-free ([`crate::logic::qe`]), those of them that needed z3's
+    /// they were made quantifier-free ([`crate::qe`]), those of them that needed z3's
     /// `qe` fallback for at least one quantifier, and those that could not be made
     /// quantifier-free (not printed).
     pub models_quantified: u32,
@@ -688,7 +688,7 @@ impl Run<'_> {
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.
     fn direct_query(
         &self,
-        c: &crate::frontend::Clause,
+        c: &crate::chc::Clause,
         smt: &SolverConfig,
     ) -> Result<Option<Assignment>, String> {
         let mut s = Smt::new(smt, "direct-query").map_err(|e| e.to_string())?;

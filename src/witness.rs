@@ -2,8 +2,8 @@
 //! as Golem's derivations ([`cex_to_golem`], the default of `--print-witness`) or as our list
 //! of clause applications with values ([`cex_to_text`], `--witness-format list`).
 
-use crate::frontend::passes::{is_chain, AccelCex, Cex, Link, Model};
-use crate::frontend::{ChcSystem, PredId};
+use crate::chc::{is_chain, AccelCex, Cex, Link, Model};
+use crate::chc::{ChcSystem, PredId};
 use crate::logic::{eval, smt_symbol, SmtTerm, Value};
 use std::fmt::Write;
 
@@ -81,7 +81,7 @@ pub fn cex_to_text(sys: &ChcSystem, cex: &Cex) -> String {
 /// ..) (tau ((x0 Int) ..) ((y0 Int) ..) n formula))`.
 pub fn accel_cex_to_text(sys: &ChcSystem, cex: &AccelCex) -> String {
     let mut out = String::from("(\n");
-    let app = |p: crate::frontend::PredId, vals: &[Value]| -> String {
+    let app = |p: crate::chc::PredId, vals: &[Value]| -> String {
         let name = smt_symbol(&sys.pred(p).name);
         if vals.is_empty() {
             return name;
@@ -133,7 +133,7 @@ pub fn accel_cex_to_text(sys: &ChcSystem, cex: &AccelCex) -> String {
 
 /// The ground head of step `s`: `(P v1 .. vn)`, `P` for a nullary predicate, `false` for a
 /// query.
-fn ground_head(sys: &ChcSystem, s: &crate::frontend::passes::CexStep) -> String {
+fn ground_head(sys: &ChcSystem, s: &crate::chc::CexStep) -> String {
     let c = &sys.clauses[s.clause.idx()];
     let Some(h) = &c.head else {
         return "false".into();

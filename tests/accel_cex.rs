@@ -3,8 +3,9 @@
 
 mod common;
 
-use chcsolve::frontend::passes::{AccelCex, Link, Segment};
-use chcsolve::frontend::{parse_str, ChcSystem, ClauseId, PredId};
+use chcsolve::chc::{AccelCex, Link, Segment};
+use chcsolve::chc::{ChcSystem, ClauseId, PredId};
+use chcsolve::frontend::parse_str;
 use chcsolve::logic::*;
 use chcsolve::validate::{check_accel_cex, complete_accel_cex, ModelError};
 use chcsolve::CexStep;

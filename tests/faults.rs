@@ -194,13 +194,18 @@ fn check_all(
 }
 
 fn solvers_present() -> bool {
-    let ok = solver(chcsolve::smt::SolverKind::Yices).is_some()
-        && solver(chcsolve::smt::SolverKind::Z3).is_some()
-        && Command::new("python3").arg("--version").output().is_ok();
-    if !ok {
-        eprintln!("skipping: the fault tests need yices, z3 and python3");
+    use chcsolve::smt::{find_solver, SolverKind};
+    for kind in [SolverKind::Yices, SolverKind::Z3] {
+        if let Err(e) = find_solver(kind, None) {
+            chcsolve::testing::skip(&format!("the fault tests need yices and z3: {e}"));
+            return false;
+        }
     }
-    ok
+    if Command::new("python3").arg("--version").output().is_err() {
+        chcsolve::testing::skip("the fault tests need python3");
+        return false;
+    }
+    true
 }
 
 #[test]

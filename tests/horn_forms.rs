@@ -2,7 +2,8 @@
 //! head, disjunctions, predicate applications under `and`/`or`/`not`), normalized into the
 //! clause graph; clauses that are not Horn are errors with their line.
 
-use chcsolve::frontend::{parse_str, ChcSystem, Clause};
+use chcsolve::chc::{ChcSystem, Clause};
+use chcsolve::frontend::parse_str;
 mod common;
 
 use chcsolve::logic::eval_bool;
@@ -237,7 +238,7 @@ fn node_predicates_inline_into_a_linear_system() {
 /// eliminated exactly before solving, and the planted pair of `bench-chc/hand/` answered.
 #[test]
 fn quantifiers_over_arithmetic_in_bodies_are_eliminated() {
-    use chcsolve::logic::qe::has_quantifier;
+    use chcsolve::logic::has_quantifier;
     for (path, want, quantified) in [
         ("hand/forall-body-sat.smt2", "sat", 4),
         ("hand/forall-body-unsat.smt2", "unsat", 1),

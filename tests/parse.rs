@@ -1,6 +1,7 @@
 //! The front-end on small inputs: the clause graph it builds, and its errors.
 
-use chcsolve::frontend::{parse_str, ChcSystem};
+use chcsolve::chc::ChcSystem;
+use chcsolve::frontend::parse_str;
 mod common;
 
 use chcsolve::logic::{eval_bool, eval_int, Assignment, Sort, Value, Var};

@@ -63,7 +63,8 @@ pub(crate) fn check_error_line(e: &chcsolve::frontend::InputError) {
 /// The preprocessing pipeline and the transition-system construction on every system of a
 /// mutant that parses, as `solve` runs them, plus the back-translation of a trivial model.
 pub(crate) fn passes(text: &str) -> String {
-    use chcsolve::frontend::passes::{model_back, preprocess, Model};
+    use chcsolve::chc::Model;
+    use chcsolve::frontend::passes::{model_back, preprocess};
     use chcsolve::logic::{eval_bool, mk_true, Assignment};
     let script = match chcsolve::frontend::parse_script(text) {
         Ok(s) => s,

@@ -3,8 +3,9 @@
 //! Rust (a capsule) for [`evaluate`], which uses the project's exact evaluator.
 
 use chcsolve::answer::answer_line;
-use chcsolve::frontend::passes::CexStep;
-use chcsolve::frontend::{ChcSystem, Format};
+use chcsolve::chc::CexStep;
+use chcsolve::chc::ChcSystem;
+use chcsolve::frontend::Format;
 use chcsolve::logic::{eval, eval_bool, Assignment, Rat, Sort, Value};
 use chcsolve::{Model, Outcome, Stats, Verdict};
 use num_bigint::BigInt;

@@ -8,7 +8,7 @@
 //! dropped, which only weakens the constraint: every transformer built on it
 //! over-approximates the clause.
 
-use crate::frontend::{ChcSystem, Clause, PredId};
+use crate::chc::{ChcSystem, Clause, PredId};
 use crate::logic::*;
 use num_bigint::BigInt;
 use num_integer::Integer;

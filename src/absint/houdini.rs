@@ -10,7 +10,7 @@
 //! model falsifies goes at once (exact evaluation), so a clause costs one query per round of
 //! drops plus the final `unsat`.
 
-use crate::frontend::{ChcSystem, Clause, PredApp};
+use crate::chc::{ChcSystem, Clause, PredApp};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtError, SolverConfig};
 use rustc_hash::FxHashMap;

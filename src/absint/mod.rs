@@ -26,7 +26,7 @@ pub mod karr;
 #[cfg(test)]
 mod tests;
 
-use crate::frontend::{ChcSystem, PredId};
+use crate::chc::{ChcSystem, PredId};
 use crate::logic::*;
 use crate::smt::SolverConfig;
 use clause::LinClause;

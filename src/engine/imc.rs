@@ -376,7 +376,8 @@ impl TsEngine for Imc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smt::{find_solver, SolverKind};
+    use crate::smt::SolverKind;
+    use crate::testing::{engine_solver, solver, z3_unsat};
     use std::time::Instant;
 
     fn x() -> Term {
@@ -403,26 +404,6 @@ mod tests {
         }
     }
 
-    fn solver(kind: SolverKind) -> Option<SolverConfig> {
-        match find_solver(kind, None) {
-            Ok(p) => Some(SolverConfig::new(kind, p)),
-            Err(e) => {
-                eprintln!("skipping: {e}");
-                None
-            }
-        }
-    }
-
-    /// `q` is unsatisfiable, by a fresh z3 (which takes the quantifiers of `exists locals. init`).
-    fn z3_unsat(z3: &SolverConfig, q: &Term) -> bool {
-        let mut s = Smt::new(z3, "imc-test").unwrap();
-        for v in free_vars(q) {
-            s.declare(&v).unwrap();
-        }
-        s.assert(q).unwrap();
-        s.check_sat().unwrap() == SatResult::Unsat
-    }
-
     /// The three conditions of an inductive invariant excluding the query, checked by z3
     /// independently of the engine.
     fn assert_inductive(ts: &TransitionSystem, inv: &Term) {
@@ -446,10 +427,6 @@ mod tests {
             z3_unsat(&z3, &mk_and(vec![inv.clone(), ts.query.clone()])),
             "R /\\ query"
         );
-    }
-
-    fn engine_solver() -> Option<SolverConfig> {
-        solver(SolverKind::Yices).or_else(|| solver(SolverKind::Z3))
     }
 
     #[test]

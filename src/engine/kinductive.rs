@@ -161,7 +161,8 @@ pub fn by_projection(
 mod tests {
     use super::*;
     use crate::interp::{Backend, InterpConfig};
-    use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+    use crate::smt::{Smt, SolverConfig, SolverKind};
+    use crate::testing::{skip, solver, z3_unsat};
 
     fn var(n: &str) -> Term {
         mk_var(n, Sort::Int)
@@ -175,25 +176,6 @@ mod tests {
                 sort: Sort::Int,
             })
             .collect()
-    }
-
-    fn z3() -> Option<SolverConfig> {
-        match find_solver(SolverKind::Z3, None) {
-            Ok(p) => Some(SolverConfig::new(SolverKind::Z3, p)),
-            Err(e) => {
-                eprintln!("skipping: {e}");
-                None
-            }
-        }
-    }
-
-    fn z3_unsat(z3: &SolverConfig, q: &Term) -> bool {
-        let mut s = Smt::new(z3, "kinductive-test").unwrap();
-        for v in free_vars(q) {
-            s.declare(&v).unwrap();
-        }
-        s.assert(q).unwrap();
-        s.check_sat().unwrap() == SatResult::Unsat
     }
 
     /// `a = b = 0; a' = b, b' = a`: `F = (a = 0)` is 2-inductive (two steps of `F` put 0 in
@@ -212,7 +194,9 @@ mod tests {
 
     #[test]
     fn a_two_inductive_property_becomes_inductive() {
-        let Some(z3) = z3() else { return };
+        let Some(z3) = solver(SolverKind::Z3) else {
+            return;
+        };
         let ts = swap();
         let f = mk_eq(var("a"), mk_int(0));
         // not 1-inductive: a = 0, b = 1 steps to a = 1
@@ -229,7 +213,7 @@ mod tests {
             },
         ));
         if itp.backends().is_empty() {
-            eprintln!("skipping: no interpolation backend");
+            skip("no interpolation backend found");
             return;
         }
         let inv = to_inductive(&ts, &f, 2, &mut itp, &kill).unwrap();
@@ -250,7 +234,9 @@ mod tests {
 
     #[test]
     fn the_projection_form_is_inductive_too() {
-        let Some(z3) = z3() else { return };
+        let Some(z3) = solver(SolverKind::Z3) else {
+            return;
+        };
         let ts = swap();
         let f = mk_eq(var("a"), mk_int(0));
         let mut u = Unroller::new(Smt::new(&z3, "kinductive-test").unwrap());
@@ -271,7 +257,9 @@ mod tests {
 
     #[test]
     fn the_unfolding_is_exactly_the_k_induction_condition() {
-        let Some(z3) = z3() else { return };
+        let Some(z3) = solver(SolverKind::Z3) else {
+            return;
+        };
         let ts = swap();
         let f = mk_eq(var("a"), mk_int(0));
         // B_1 => F@1 fails (F is not 1-inductive), B_2 => F@2 holds
@@ -288,7 +276,9 @@ mod tests {
 
     #[test]
     fn a_property_that_is_not_k_inductive_is_refused() {
-        let Some(z3) = z3() else { return };
+        let Some(z3) = solver(SolverKind::Z3) else {
+            return;
+        };
         let ts = swap();
         let f = mk_eq(var("a"), mk_int(0));
         let kill = KillSwitch::default();
@@ -300,6 +290,7 @@ mod tests {
             },
         ));
         if itp.backends().is_empty() {
+            skip("no interpolation backend found");
             return;
         }
         // claimed 1-inductive: returned unchanged (k = 1 is the identity) ...

@@ -12,7 +12,7 @@
 //! | `abmc` | Frohn & Giesl, *Accelerated bounded model checking* (seed 003), Alg. 3 | [`abmc`] |
 //! | `trl` | Frohn & Giesl, *Infinite State Model Checking by Learning Transitive Relations* (arXiv 2502.04761), Alg. 1 | [`trl`] |
 //! | `cegar` | Hajdu & Micskei, *Efficient strategies for CEGAR-based model checking* (seed 000), with Beyer & Löwe's explicit-value interpolation (seed 002); on the linear clause graph | [`cegar`] |
-//! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`crate::spacer`] |
+//! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`spacer`] |
 
 pub mod abmc;
 pub mod bmc;
@@ -21,20 +21,18 @@ pub mod imc;
 pub mod kind;
 pub mod kinductive;
 pub mod learn;
-mod path;
 pub mod pdkind;
 pub mod pdr;
+pub mod spacer;
 pub mod tpa;
 pub mod trl;
 mod unroll;
-
-pub use path::{AccelPath, Expand, TsLink, TsPath, TsSegment};
 
 pub use unroll::{bmc_query, confirm_cex, Unroller};
 
 use crate::logic::{Assignment, Term};
 use crate::smt::{SmtError, SmtStats, SolverConfig};
-use crate::ts::TransitionSystem;
+use crate::ts::{AccelPath, TransitionSystem, TsPath};
 use std::fmt;
 
 /// Logs a bound at info level when it is a power of two or a multiple of 100, else at debug.

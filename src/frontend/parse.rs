@@ -22,8 +22,9 @@ mod normalize;
 mod syntax;
 mod visitor;
 
-use super::chc::{ChcSystem, Clause, InputError, PredApp, PredDecl, PredId};
 use super::script::{Command as ScriptCommand, Format, Script};
+use super::InputError;
+use crate::chc::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 use crate::logic::*;
 use smt2parser::concrete::Command;
 use smt2parser::CommandStream;

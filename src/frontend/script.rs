@@ -1,7 +1,7 @@
 //! A parsed input as a script: the problems to solve, one per `check-sat` or `query`, and
 //! the commands that print something after them (`get-model`, `get-info`), in order.
 
-use super::chc::ChcSystem;
+use crate::chc::ChcSystem;
 
 /// The input language of a file, detected from the commands it uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

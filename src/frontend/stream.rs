@@ -7,7 +7,7 @@
 //! that writes one command and waits for its answer is answered. The command's text is then
 //! parsed by the usual parser.
 
-use super::chc::InputError;
+use super::InputError;
 use std::io::BufRead;
 
 /// A complete top-level command `( ... )` and the 1-based line it starts on.

@@ -1,6 +1,6 @@
 //! Our own interpolants, for any solver: the projection of `A` onto the symbols it shares
 //! with `B`, by model-based projection ([`crate::logic::mbp`]), by the loop of quantifier elimination
-//! ([`crate::logic::qe::mbp_loop`]).
+//! ([`crate::qe::mbp_loop`]).
 //!
 //! `I = exists (vars(A) \ vars(B)). A` is the strongest interpolant whenever `A /\ B` is
 //! unsatisfiable. It is computed as a disjunction of projections: while `A /\ not I` has a
@@ -17,7 +17,8 @@
 //! it never returns a formula that fails `A => I`.
 
 use super::backend::Answer;
-use crate::logic::{free_vars, mk_or, qe, Term, Var};
+use crate::logic::{free_vars, mk_or, Term, Var};
+use crate::qe;
 use crate::smt::{SatResult, Smt, SmtError};
 
 /// Most disjuncts the projection collects before it gives up.

@@ -177,16 +177,25 @@ fn recheck(kind: SolverKind, parts: &[Term], itps: &[Term]) {
     }
 }
 
-/// An interpolator with `b` alone and a limit of `secs`, or `None` (with a message) when
-/// its solver is missing.
+/// An interpolator with `b` alone and a limit of `secs`, or `None` (after
+/// [`crate::testing::skip`]) when its solver or a checker (z3 and yices) is missing.
 fn only(b: Backend, test: &str, secs: u64) -> Option<(Interpolator, SolverKind)> {
+    for k in [SolverKind::Z3, SolverKind::Yices] {
+        if let Err(e) = find_solver(k, None) {
+            crate::testing::skip(&format!("{test} checks with z3 and yices: {e}"));
+            return None;
+        }
+    }
     let cfg = InterpConfig::for_engine(&[b], &SolverConfig::new(SolverKind::Z3, ""));
     if cfg.backends.is_empty() {
-        eprintln!("skipping {test} on {b}: its solver is not installed");
-        return None;
-    }
-    if find_solver(SolverKind::Z3, None).is_err() || find_solver(SolverKind::Yices, None).is_err() {
-        eprintln!("skipping {test}: z3 and yices are both needed to check");
+        let why = b.solvers().iter().map(|&k| match find_solver(k, None) {
+            Ok(_) => format!("{k} found"),
+            Err(e) => e,
+        });
+        crate::testing::skip(&format!(
+            "{test} on {b}: {}",
+            why.collect::<Vec<_>>().join("; ")
+        ));
         return None;
     }
     let kind = cfg.backends[0].1.kind;

@@ -173,7 +173,3 @@ impl Fresh {
         }
     }
 }
-
-#[cfg(test)]
-#[path = "array_elim_tests.rs"]
-mod tests;

@@ -8,7 +8,7 @@ mod eval;
 mod linear;
 pub mod mbp;
 mod print;
-pub mod qe;
+mod quant;
 pub mod real;
 mod term;
 
@@ -20,6 +20,7 @@ pub use defs::{definition, definitions, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};
 pub use linear::Lin;
 pub use print::{smt_symbol, SmtTerm};
+pub use quant::{has_quantifier, quantified_vars};
 pub use real::{
     mk_is_int, mk_mul_rat, mk_real, mk_reqz_lin, mk_rle_lin, mk_rlin, mk_rlt_lin, mk_to_int,
     mk_to_real, rat, rat_smtlib, RLin, Rat,

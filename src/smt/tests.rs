@@ -1,16 +1,18 @@
-//! Tests against real solvers; each skips (with a message) when its solver is not found.
+//! Tests against real solvers; each skips (with a message) when its solver is not found,
+//! and fails under `CI=true` ([`crate::testing::skip`]).
 
 use super::*;
 use crate::logic::*;
 use num_bigint::BigInt;
 use std::time::{Duration, Instant};
 
-/// A configuration for `kind`, or `None` (with a message) when the binary is not found.
+/// A configuration for `kind`, or `None` (after [`crate::testing::skip`]) when the binary
+/// is not found.
 fn config(kind: SolverKind, test: &str) -> Option<SolverConfig> {
     match find_solver(kind, None) {
         Ok(p) => Some(SolverConfig::new(kind, p)),
         Err(e) => {
-            eprintln!("skipping {test} on {kind}: {e}");
+            crate::testing::skip(&format!("{test} on {kind}: {e}"));
             None
         }
     }

@@ -4,8 +4,9 @@
 
 use super::{progress, Options, Run, Verdict};
 use crate::absint::{analyze, Outcome, Seeds};
-use crate::frontend::passes::{model_back, BackTranslate, Model};
-use crate::frontend::{ChcSystem, PredId};
+use crate::chc::Model;
+use crate::chc::{ChcSystem, PredId};
+use crate::frontend::passes::{model_back, BackTranslate};
 use crate::logic::*;
 use crate::smt::SolverConfig;
 use crate::ts::TsAdapter;

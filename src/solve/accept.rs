@@ -5,14 +5,13 @@
 use super::*;
 
 impl Run<'_> {
-    /// The model with every quantifier eliminated ([`crate::logic::qe`]).
+    /// The model with every quantifier eliminated ([`crate::qe`]).
     pub(super) fn quantifier_free(&mut self, mut model: Model) -> Result<Model, String> {
-        if !model.values().any(crate::logic::qe::has_quantifier) {
+        if !model.values().any(crate::logic::has_quantifier) {
             return Ok(model);
         }
         self.stats.models_quantified += 1;
-        let mut qe =
-            crate::logic::qe::Qe::new(self.smt.clone(), Some(self.z3.clone()), self.deadline);
+        let mut qe = crate::qe::Qe::new(self.smt.clone(), Some(self.z3.clone()), self.deadline);
         let mut r = Ok(());
         for f in model.values_mut() {
             match qe.eliminate(f) {

@@ -3,9 +3,9 @@
 //! become segments over a predicate's arguments.
 
 use super::{default_of, Encoded, TsAdapter};
-use crate::engine::{AccelPath, TsLink, TsPath, TsSegment};
-use crate::frontend::passes::{chain, AccelCex, Cex, CexStep, Link, Segment};
-use crate::frontend::{ChcSystem, ClauseId, PredId};
+use super::{AccelPath, TsLink, TsPath, TsSegment};
+use crate::chc::{chain, AccelCex, Cex, CexStep, Link, Segment};
+use crate::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 

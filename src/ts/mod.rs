@@ -7,9 +7,12 @@
 //! every transition into it, so an invariant restricted to `loc = P` is P's model.
 
 mod accel;
+mod path;
 
-use crate::frontend::passes::{chain, Cex, Model};
-use crate::frontend::{ChcSystem, Clause, ClauseId, PredApp, PredId};
+pub use path::{AccelPath, Expand, TsLink, TsPath, TsSegment};
+
+use crate::chc::{chain, Cex, Model};
+use crate::chc::{ChcSystem, Clause, ClauseId, PredApp, PredId};
 use crate::logic::*;
 use rustc_hash::FxHashMap;
 

@@ -10,8 +10,8 @@ mod segment;
 
 pub use segment::{check_accel_cex, complete_accel_cex, AccelReport, PROOF_LIMIT};
 
-use crate::frontend::passes::{Cex, CexStep, Model};
-use crate::frontend::{ChcSystem, Clause, PredApp};
+use crate::chc::{Cex, CexStep, Model};
+use crate::chc::{ChcSystem, Clause, PredApp};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SolverConfig};
 use rustc_hash::FxHashMap;
@@ -135,7 +135,7 @@ pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
     if cex.is_empty() {
         return Err("empty counterexample".into());
     }
-    let mut heads: Vec<Option<(crate::frontend::PredId, Vec<Value>)>> = vec![];
+    let mut heads: Vec<Option<(crate::chc::PredId, Vec<Value>)>> = vec![];
     let mut used = vec![false; cex.len()];
     let mut vars_of: Vec<Option<Vec<Var>>> = vec![None; sys.clauses.len()];
     for (i, step) in cex.iter().enumerate() {

@@ -15,8 +15,8 @@
 //! shares no code with the acceleration that produced `tau`.
 
 use super::ModelError;
-use crate::frontend::passes::{AccelCex, Link, Segment};
-use crate::frontend::{ChcSystem, ClauseId, PredId};
+use crate::chc::{AccelCex, Link, Segment};
+use crate::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SolverConfig};
 use num_bigint::BigInt;
@@ -365,7 +365,7 @@ pub fn complete_accel_cex(
     cex: AccelCex,
     smt_cfg: &SolverConfig,
 ) -> Result<AccelCex, ModelError> {
-    let incomplete = |s: &crate::frontend::passes::CexStep| match sys.clauses.get(s.clause.idx()) {
+    let incomplete = |s: &crate::chc::CexStep| match sys.clauses.get(s.clause.idx()) {
         Some(c) => c.vars().iter().any(|v| !s.vals.contains_key(v)),
         None => false,
     };
@@ -378,7 +378,7 @@ pub fn complete_accel_cex(
     let err = |e: crate::smt::SmtError| ModelError::Undecided(e.to_string());
     let mut smt = Smt::new(smt_cfg, "complete-accel-cex").map_err(err)?;
     // per step link: its clause renamed to step-indexed variables
-    let mut renamed: Vec<Option<(crate::frontend::Clause, Vec<(Var, Var)>)>> = vec![];
+    let mut renamed: Vec<Option<(crate::chc::Clause, Vec<(Var, Var)>)>> = vec![];
     let consts = |vals: &[Value]| -> Vec<Term> { vals.iter().map(|v| v.to_term()).collect() };
     // the head before the current link, as terms
     let mut prev: Option<Vec<Term>> = None;
@@ -439,7 +439,7 @@ pub fn complete_accel_cex(
             (Link::Step(s), Some((_, pairs))) => {
                 let ws: Vec<Var> = pairs.iter().map(|(_, w)| w.clone()).collect();
                 let vals = smt.get_values(&ws).map_err(err)?;
-                out.push(Link::Step(crate::frontend::passes::CexStep {
+                out.push(Link::Step(crate::chc::CexStep {
                     clause: s.clause,
                     vals: pairs.iter().map(|(v, _)| v.clone()).zip(vals).collect(),
                     premises: s.premises,

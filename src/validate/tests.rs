@@ -2,9 +2,10 @@
 //! check that cannot run is undecided, not a rejection.
 
 use super::*;
-use crate::frontend::passes::Link;
-use crate::frontend::{ClauseId, PredId};
-use crate::smt::{find_solver, SolverKind};
+use crate::chc::Link;
+use crate::chc::{ClauseId, PredId};
+use crate::smt::SolverKind;
+use crate::testing::z3;
 
 fn sys() -> ChcSystem {
     crate::frontend::parse_str(
@@ -14,10 +15,6 @@ fn sys() -> ChcSystem {
          (assert (forall ((x Int)) (=> (and (P x) (= x 1)) false)))",
     )
     .unwrap()
-}
-
-fn z3() -> SolverConfig {
-    SolverConfig::new(SolverKind::Z3, find_solver(SolverKind::Z3, None).unwrap())
 }
 
 fn no_solver() -> SolverConfig {

@@ -61,13 +61,7 @@ pub fn ints(pairs: &[(&str, i64)]) -> chcsolve::logic::Assignment {
 }
 
 /// The z3 the validator's checks here use.
-pub fn z3() -> chcsolve::smt::SolverConfig {
-    use chcsolve::smt::{find_solver, SolverConfig, SolverKind};
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
+pub use chcsolve::testing::z3;
 
 /// Solves `path` (under `bench-chc/`) with `engines` in the library, re-validates any
 /// witness here, and panics on a wrong answer or a witness that failed validation inside

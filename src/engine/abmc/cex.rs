@@ -7,10 +7,11 @@
 
 use super::expand::Expander;
 use super::{Learned, Run, Tr};
-use crate::engine::{AccelPath, Expand, Stop, TsAnswer, TsLink, TsPath, TsSegment};
+use crate::engine::{Stop, TsAnswer};
 use crate::logic::*;
 use crate::smt::SolverConfig;
 use crate::ts::TransitionSystem;
+use crate::ts::{AccelPath, Expand, TsLink, TsPath, TsSegment};
 use num_bigint::BigInt;
 use std::sync::Arc;
 use std::time::Instant;

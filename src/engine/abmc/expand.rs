@@ -10,10 +10,11 @@
 //! replays or certifies the result; nothing here is trusted.
 
 use super::{Table, Tr};
-use crate::engine::{Stop, TsLink};
+use crate::engine::Stop;
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SolverConfig};
 use crate::ts::TransitionSystem;
+use crate::ts::TsLink;
 use num_bigint::BigInt;
 use num_traits::Zero;
 use rustc_hash::FxHashMap;

@@ -8,8 +8,8 @@ use super::error::ErrorItps;
 use super::safety::SafetyItps;
 use super::search::Waitlist;
 use super::Search;
+use crate::chc::Cex;
 use crate::engine::Stop;
-use crate::frontend::passes::Cex;
 use crate::smt::{KillSwitch, Smt};
 
 /// Index of a node in the ARG.

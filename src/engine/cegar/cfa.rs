@@ -8,7 +8,7 @@
 //! clause's own variables renamed apart (`cg!e{c}!{x}`). A path is unrolled by giving the
 //! variables of the `j`-th location on it the version `j` ([`Cfa::op_at`]).
 
-use crate::frontend::{ChcSystem, ClauseId, PredId};
+use crate::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::*;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;

@@ -54,13 +54,13 @@ mod tests;
 #[cfg(test)]
 mod tests_itp;
 
+use crate::chc::ChcSystem;
+use crate::chc::Model;
+pub use crate::engine::spacer::Answer;
 use crate::engine::Stop;
-use crate::frontend::passes::Model;
-use crate::frontend::ChcSystem;
 use crate::interp::{Backend, InterpConfig, Interpolator};
 use crate::logic::*;
 use crate::smt::{Smt, SmtStats, SolverConfig};
-pub use crate::spacer::Answer;
 use arg::{Abstractor, Arg, Found};
 use cfa::{Cfa, Loc};
 use domain::Domain;

@@ -8,8 +8,7 @@ use crate::smt::KillSwitch;
 use crate::{solve_str, validate, Options, Verdict};
 use std::time::Duration;
 
-/// The solvers of Spacer's tests: z3, and the engines' solver (yices when installed).
-pub(super) use crate::spacer::tests::{engine_smt, z3};
+pub(super) use crate::testing::{engine_smt, z3};
 
 /// The planted problems: name, text, expected answer.
 pub(super) const PROBLEMS: &[(&str, &str, &str)] = &[
@@ -312,8 +311,8 @@ fn the_cfa_gives_each_location_its_own_variables() {
     let cfa = Cfa::new(&sys).unwrap();
     // init, error, P, Q
     assert_eq!(cfa.locs(), 4);
-    let p = Loc::of(crate::frontend::PredId(0));
-    let q = Loc::of(crate::frontend::PredId(1));
+    let p = Loc::of(crate::chc::PredId(0));
+    let q = Loc::of(crate::chc::PredId(1));
     assert_eq!(cfa.vars[p.idx()].len(), 2);
     assert_eq!(cfa.vars[q.idx()].len(), 3);
     assert!(cfa.vars[p.idx()]
@@ -391,7 +390,7 @@ fn multi_seq_refines_only_the_paths_without_an_earlier_refinement() {
     let mut arg: Arg<()> = Arg::new(());
     let root = arg::NodeId(0);
     let e = cfa::EdgeId(0);
-    let l = Loc::of(crate::frontend::PredId(0));
+    let l = Loc::of(crate::chc::PredId(0));
     let a = arg.add(l, (), Some((root, e)));
     let b = arg.add(l, (), Some((a, e)));
     let c = arg.add(l, (), Some((root, e)));

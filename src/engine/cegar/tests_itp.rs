@@ -189,7 +189,7 @@ fn the_closed_part_of_the_arg_is_what_never_reaches_an_open_node() {
     let mut arg: Arg<()> = Arg::new(());
     let root = arg::NodeId(0);
     let e0 = cfa::EdgeId(0);
-    let p = Loc::of(crate::frontend::PredId(0));
+    let p = Loc::of(crate::chc::PredId(0));
     let a = arg.add(p, (), Some((root, e0)));
     let b = arg.add(p, (), Some((a, e0)));
     let f = arg.add(p, (), Some((a, e0)));

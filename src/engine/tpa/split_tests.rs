@@ -2,8 +2,9 @@
 //! z3 and every counterexample evaluated step by step.
 
 use super::split::{Candidate, Config, Proof, SplitTpa};
-use super::tests::{assert_cex, counter, engine_solver, is_inductive, system, x, x1};
+use super::tests::{assert_cex, counter, is_inductive, system, x, x1};
 use super::*;
+use crate::testing::engine_solver;
 use std::time::Instant;
 
 fn solve(ts: &TransitionSystem, cfg: &SolverConfig) -> (TsAnswer, SplitTpa) {

@@ -1,5 +1,6 @@
 use super::*;
-use crate::smt::{find_solver, SolverKind};
+use crate::smt::SolverKind;
+use crate::testing::{engine_solver, solver, z3_unsat};
 use std::time::Instant;
 
 pub(super) fn x() -> Term {
@@ -24,29 +25,6 @@ pub(super) fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
         trans,
         query,
     }
-}
-
-pub(super) fn solver(kind: SolverKind) -> Option<SolverConfig> {
-    match find_solver(kind, None) {
-        Ok(p) => Some(SolverConfig::new(kind, p)),
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
-}
-
-pub(super) fn engine_solver() -> Option<SolverConfig> {
-    solver(SolverKind::Yices).or_else(|| solver(SolverKind::Z3))
-}
-
-fn z3_unsat(z3: &SolverConfig, q: &Term) -> bool {
-    let mut s = Smt::new(z3, "tpa-test").unwrap();
-    for v in free_vars(q) {
-        s.declare(&v).unwrap();
-    }
-    s.assert(q).unwrap();
-    s.check_sat().unwrap() == SatResult::Unsat
 }
 
 /// The three conditions of an inductive invariant excluding the query, by z3.

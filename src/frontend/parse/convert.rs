@@ -2,7 +2,7 @@
 
 use super::syntax::{Node, Sym, TermId};
 use super::{op, short, InputError, Mode, Parser};
-use crate::frontend::chc::PredApp;
+use crate::chc::PredApp;
 use crate::logic::*;
 use num_bigint::BigInt;
 use num_traits::Zero;

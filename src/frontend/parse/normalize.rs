@@ -21,7 +21,7 @@
 
 use super::syntax::{Node, Sym, TermId};
 use super::{op, short, InputError, Mode, Parser};
-use crate::frontend::chc::{Clause, PredApp};
+use crate::chc::{Clause, PredApp};
 use crate::logic::*;
 
 /// The most clauses one assertion may normalize into.

@@ -3,8 +3,9 @@
 //! Predicates not derivable from the facts are interpreted as `false`, predicates that
 //! derive no query as `true`.
 
-use super::{BackTranslate, ClauseMap, Model, Pass, Renamed};
-use crate::frontend::chc::{ChcSystem, ClauseId, PredId};
+use super::{BackTranslate, ClauseMap, Pass, Renamed};
+use crate::chc::{Cex, Model};
+use crate::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::{mk_false, mk_true};
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -28,7 +29,7 @@ impl BackTranslate for Back {
         }
         m
     }
-    fn cex(&self, c: super::Cex) -> super::Cex {
+    fn cex(&self, c: Cex) -> Cex {
         match &self.clauses {
             Some(m) => m.cex(c),
             None => c,
@@ -77,7 +78,7 @@ impl Pass for ConeOfInfluence {
                 }
             }
         }
-        let enabled = |c: &crate::frontend::Clause| c.body.iter().all(|b| reach.contains(&b.pred));
+        let enabled = |c: &crate::chc::Clause| c.body.iter().all(|b| reach.contains(&b.pred));
         // Backward: body predicates of enabled queries, then of enabled clauses defining a
         // relevant predicate.
         let mut relevant: FxHashSet<PredId> = FxHashSet::default();
@@ -101,7 +102,7 @@ impl Pass for ConeOfInfluence {
                 }
             }
         }
-        let keep = |c: &crate::frontend::Clause| {
+        let keep = |c: &crate::chc::Clause| {
             enabled(c) && c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred))
         };
         let (out, clauses) = if sys.clauses.iter().all(keep) {

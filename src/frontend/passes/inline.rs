@@ -4,9 +4,9 @@
 //! Runs to a fixpoint, since eliminating one predicate can make another eligible.
 
 use super::simplify::simplify_clause;
-use super::{expand_cex, BackTranslate, Cex, Model, Origin, OriginStep, Pass, Premise};
-use crate::frontend::chc::{ChcSystem, Clause, PredApp, PredId};
-use crate::logic::qe::{has_quantifier, quantified_vars};
+use super::{expand_cex, BackTranslate, Origin, OriginStep, Pass, Premise};
+use crate::chc::{Cex, Model};
+use crate::chc::{ChcSystem, Clause, PredApp, PredId};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -270,7 +270,7 @@ impl Pass for Inline {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let id = crate::frontend::ClauseId(i as u32);
+                let id = crate::chc::ClauseId(i as u32);
                 Some((c.clone(), Origin::same(id, c.body.len())))
             })
             .collect();

@@ -13,66 +13,13 @@ mod simplify;
 pub use coi::ConeOfInfluence;
 pub use inline::Inline;
 pub use qe::eliminate_quantifiers;
-pub use segment::{accel_cex_back, accel_cex_len, AccelCex, Link, Segment};
+pub use segment::accel_cex_back;
 pub use simplify::Simplify;
 
-use super::chc::{ChcSystem, ClauseId, PredId};
+use crate::chc::{Cex, CexStep, ChcSystem, ClauseId, Model};
 use crate::logic::{eval, Assignment, Term, Var};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
-
-/// An interpretation of predicates: a formula over the predicate's [`params`](super::PredDecl::params).
-/// A predicate without an entry is interpreted as `false`.
-///
-/// A model in a [`Verdict::Sat`](crate::Verdict::Sat) satisfies every original clause: the
-/// validator checked each clause with a fresh z3 process before it was returned.
-pub type Model = FxHashMap<PredId, Term>;
-
-/// One clause application of a counterexample: the clause, values for (some of) its
-/// variables, and the steps that derived its body applications.
-#[derive(Clone, Debug)]
-pub struct CexStep {
-    pub clause: ClauseId,
-    pub vals: Assignment,
-    /// For each body application of the clause, in body order, the index of the earlier
-    /// step whose head instance it is.
-    pub premises: Vec<usize>,
-}
-
-/// A derivation of `false`: steps in an order where premises come first, the query last.
-/// A linear counterexample is a chain: a fact first, each later step's only premise the
-/// step before it. A non-linear one is a tree (or a DAG, when an instance is reused).
-///
-/// A counterexample in a [`Verdict::Unsat`](crate::Verdict::Unsat) is complete (every
-/// variable of every step has a value) and was replayed by exact evaluation: each step's
-/// constraint holds, each body application equals the head of its premise step, and the
-/// last step is a query.
-pub type Cex = Vec<CexStep>;
-
-/// The chain `steps[0] <- steps[1] <- ..`: each step but the first has the step before it as
-/// its premise (a linear counterexample; the first step must be a fact).
-pub fn chain(steps: Vec<(ClauseId, Assignment)>) -> Cex {
-    steps
-        .into_iter()
-        .enumerate()
-        .map(|(i, (clause, vals))| CexStep {
-            clause,
-            vals,
-            premises: if i == 0 { vec![] } else { vec![i - 1] },
-        })
-        .collect()
-}
-
-/// Is the counterexample a chain (see [`chain`])?
-pub fn is_chain(cex: &Cex) -> bool {
-    cex.iter().enumerate().all(|(i, s)| {
-        if i == 0 {
-            s.premises.is_empty()
-        } else {
-            s.premises == [i - 1]
-        }
-    })
-}
 
 /// Where a premise of an old clause application comes from, inside an [`Origin`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! keeps such a quantifier, whose scope holds no predicate application, as a theory
 //! constraint with an `exists` (a `forall` as `not exists not`). Here each clause
 //! constraint that has one is replaced by an equivalent quantifier-free formula from
-//! [`crate::logic::qe::Qe`]: exact for integers (projections with divisibility
+//! [`crate::qe::Qe`]: exact for integers (projections with divisibility
 //! constraints, z3's `qe` tactic as the fallback). Then z3 confirms it: z3's `qe` tactic
 //! eliminates the quantifiers on its own and a fresh z3 process checks that the two
 //! quantifier-free formulas are equivalent (or, when z3's `qe` fails, that the original
@@ -16,9 +16,9 @@
 //! The clauses are equivalent one by one, so models and counterexamples of the new system
 //! are those of the original one: no back-translator is needed.
 
-use crate::frontend::ChcSystem;
-use crate::logic::qe::{has_quantifier, Qe};
-use crate::logic::{free_vars, mk_eq, mk_not, Term};
+use crate::chc::ChcSystem;
+use crate::logic::{free_vars, has_quantifier, mk_eq, mk_not, Term};
+use crate::qe::Qe;
 use crate::smt::{SatResult, Smt, SolverConfig};
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! equality conjunct (`v = t`, `b`, `not b`), and drops clauses whose constraint is false.
 
 use super::{BackTranslate, ClauseMap, Pass, Renamed};
-use crate::frontend::chc::{ChcSystem, Clause, ClauseId, PredApp};
+use crate::chc::{ChcSystem, Clause, ClauseId, PredApp};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::logic::eval::eval_real;
-use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+use crate::smt::{SatResult, Smt, SolverKind};
 
 /// splitmix64, as in the integer tests.
 struct Rng(u64);
@@ -273,17 +273,14 @@ fn check_by_solver(smt: &mut Smt, p: &Problem, r: &Projection) -> bool {
 }
 
 fn z3(test: &str) -> Option<Smt> {
-    match find_solver(SolverKind::Z3, None) {
-        Ok(path) => {
-            let mut smt = Smt::new(&SolverConfig::new(SolverKind::Z3, path), test).unwrap();
+    match crate::testing::solver(SolverKind::Z3) {
+        Some(cfg) => {
+            let mut smt = Smt::new(&cfg, test).unwrap();
             smt.raw("(set-option :timeout 500)").unwrap();
             smt.raw("(set-option :memory_max_size 1000)").unwrap();
             Some(smt)
         }
-        Err(e) => {
-            eprintln!("skipping the solver checks of {test}: {e}");
-            None
-        }
+        None => None,
     }
 }
 

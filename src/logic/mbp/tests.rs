@@ -3,7 +3,7 @@
 //! since the domain bounds are part of `phi`) and by z3 when it is found.
 
 use super::*;
-use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+use crate::smt::{SatResult, Smt, SolverKind};
 
 /// splitmix64: a small deterministic generator.
 struct Rng(u64);
@@ -317,18 +317,15 @@ fn check_by_solver(smt: &mut Smt, p: &Problem, r: &Projection) -> bool {
 }
 
 fn z3(test: &str) -> Option<Smt> {
-    match find_solver(SolverKind::Z3, None) {
-        Ok(path) => {
-            let mut smt = Smt::new(&SolverConfig::new(SolverKind::Z3, path), test).unwrap();
+    match crate::testing::solver(SolverKind::Z3) {
+        Some(cfg) => {
+            let mut smt = Smt::new(&cfg, test).unwrap();
             // quantifier elimination can blow up: bound each check
             smt.raw("(set-option :timeout 300)").unwrap();
             smt.raw("(set-option :memory_max_size 1000)").unwrap();
             Some(smt)
         }
-        Err(e) => {
-            eprintln!("skipping the solver checks of {test}: {e}");
-            None
-        }
+        None => None,
     }
 }
 

@@ -2,9 +2,9 @@
 //! to a formula known by hand, as a z3 process decides (quantifier-free arrays and integers
 //! are decidable); random cases are checked in both directions.
 
-use super::*;
-use crate::logic::qe::{has_quantifier, Qe};
+use super::Qe;
 use crate::logic::testing::{iv, Rng};
+use crate::logic::*;
 use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
 use rustc_hash::FxHashMap;
 

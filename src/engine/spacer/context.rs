@@ -26,9 +26,9 @@
 //! files of the LIA track define a predicate by up to 82 clauses).
 
 use super::encode::{App, Encoded};
+use crate::chc::PredId;
 use crate::engine::pdr::generalize::Blocking;
 use crate::engine::Stop;
-use crate::frontend::PredId;
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
 use rustc_hash::{FxHashMap, FxHashSet};

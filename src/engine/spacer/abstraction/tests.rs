@@ -1,10 +1,11 @@
 //! Spacer with abstraction on small systems with known answers; every answer is checked by
 //! the validator against the system it was given.
 
-use super::super::tests::{engine_smt, with_query, z3, BOOLS, DIRECT_QUERY, FIB, NO_QUERY};
+use super::super::tests::{with_query, BOOLS, DIRECT_QUERY, FIB, NO_QUERY};
 use super::super::*;
 use super::Prep;
 use crate::frontend::parse_str;
+use crate::testing::{engine_smt, z3};
 use crate::validate;
 
 /// Solves `text` with abstraction on; the answer and the solver (for its counters).

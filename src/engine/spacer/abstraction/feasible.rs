@@ -1,9 +1,9 @@
 //! ISFEASIBLE and REFINE's core: a derivation of `U` replayed on the original clauses.
 
 use super::Prep;
+use crate::chc::{Cex, CexStep};
+use crate::chc::{Clause, PredApp};
 use crate::engine::Stop;
-use crate::frontend::passes::{Cex, CexStep};
-use crate::frontend::{Clause, PredApp};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SolverConfig};
 use rustc_hash::FxHashMap;

@@ -38,10 +38,10 @@ mod search;
 #[cfg(test)]
 pub(crate) mod tests;
 
+use crate::chc::ChcSystem;
+use crate::chc::{Cex, Model};
 use crate::engine::pdr::generalize::Steps;
 use crate::engine::Stop;
-use crate::frontend::passes::{Cex, Model};
-use crate::frontend::ChcSystem;
 use crate::logic::*;
 use crate::smt::{SmtStats, SolverConfig};
 use context::Context;
@@ -80,7 +80,7 @@ pub struct Config {
     /// Known inductive invariants ([`crate::absint`]'s, checked by the solver), per
     /// predicate over its parameters: lemmas of `F(P, 1)` from the start, pushed like the
     /// others; not used with [`Config::abstraction`] (default: none).
-    pub seeds: Vec<(crate::frontend::PredId, Term)>,
+    pub seeds: Vec<(crate::chc::PredId, Term)>,
 }
 
 impl Default for Config {

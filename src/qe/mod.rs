@@ -1,15 +1,15 @@
-//! Quantifier elimination for linear integer and real arithmetic with Booleans (and
+//! Quantifier elimination (above the term layer: it starts solver processes) for linear integer and real arithmetic with Booleans (and
 //! `div`/`mod` by constants, `to_real`, `to_int`, `is_int`): the one place that turns
 //! `exists` into a quantifier-free formula. `Int`, `Real` and `Bool` variables are
-//! eliminated alike, by the projections of [`super::mbp`].
+//! eliminated alike, by the projections of [`crate::logic::mbp`].
 //!
 //! [`Qe::eliminate`] replaces every `exists` of a term, innermost first, by an equivalent
 //! quantifier-free formula. Each `exists xs. phi` (with `phi` quantifier-free) goes through:
 //!
 //! 1. variables that a conjunct of `phi` defines are substituted away
-//!    ([`mk_exists_elim`](super::mk_exists_elim)), and the quantifier is distributed over a
+//!    ([`mk_exists_elim`](crate::logic::mk_exists_elim)), and the quantifier is distributed over a
 //!    top-level disjunction;
-//! 2. **QE by model-based projection** ([`super::mbp`]): while `phi /\ not R` has a model
+//! 2. **QE by model-based projection** ([`crate::logic::mbp`]): while `phi /\ not R` has a model
 //!    `M` (`R` starts as `false`), the projection `psi` of `phi` under `M` is added to `R`.
 //!    Every `psi` implies `exists xs. phi` and `M` satisfies it, so when the loop ends
 //!    (`phi => R`), `R` is equivalent to `exists xs. phi`. It ends because a formula has
@@ -20,14 +20,14 @@
 //!    back into our terms; an answer outside the fragment (a quantifier left, say) is an
 //!    error. [`QeStats::fallbacks`] counts these.
 //!
-//! Array variables are first removed exactly where [`super::array_elim`]'s rules apply (store
+//! Array variables are first removed exactly where [`crate::logic::array_elim`]'s rules apply (store
 //! equations, arrays that are only read); a quantifier over an array that neither removes
 //! stays in place (the validator's z3 reads it).
 //!
 //! Nothing here is trusted by the caller: a model made quantifier-free is still checked by
 //! the validator like any other.
 
-use super::*;
+use crate::logic::*;
 use crate::smt::{parse_goals, SatResult, Smt, SmtError, SolverConfig};
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
@@ -51,41 +51,8 @@ pub struct QeStats {
     pub failures: u64,
     /// Quantifiers over arrays, left in place.
     pub kept_arrays: u64,
-    /// Array variables removed exactly (store equations, arrays only read: [`super::array_elim`]).
+    /// Array variables removed exactly (store equations, arrays only read: [`crate::logic::array_elim`]).
     pub array_rewrites: u64,
-}
-
-/// Does `t` contain a quantifier?
-pub fn has_quantifier(t: &Term) -> bool {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![t.clone()];
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.uid()) {
-            continue;
-        }
-        if matches!(t.get(), TermNode::Exists(..)) {
-            return true;
-        }
-        stack.extend(t.children().into_iter().cloned());
-    }
-    false
-}
-
-/// How many variables the quantifiers of `t` bind, each quantifier counted once.
-pub fn quantified_vars(t: &Term) -> usize {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![t.clone()];
-    let mut n = 0;
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.uid()) {
-            continue;
-        }
-        if let TermNode::Exists(vs, _) = t.get() {
-            n += vs.len();
-        }
-        stack.extend(t.children().into_iter().cloned());
-    }
-    n
 }
 
 /// A quantifier eliminator: solver processes (started on first use, reused) and counters.
@@ -238,7 +205,7 @@ impl Qe {
             return Ok(mk_or(out));
         }
         if vars.iter().any(|v| v.sort.is_array()) {
-            if let Some(e) = super::array_elim::eliminate(vars, body) {
+            if let Some(e) = crate::logic::array_elim::eliminate(vars, body) {
                 self.stats.array_rewrites += 1;
                 return self.exists(&e.vars, &e.body);
             }
@@ -397,5 +364,7 @@ fn z3_tactic(
     }))
 }
 
+#[cfg(test)]
+mod array_tests;
 #[cfg(test)]
 mod tests;

@@ -49,9 +49,9 @@ mod feasible;
 mod tests;
 
 use super::{Answer, Config, Spacer};
+use crate::chc::Model;
+use crate::chc::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 use crate::engine::{log_progress, Stop};
-use crate::frontend::passes::Model;
-use crate::frontend::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SolverConfig};
 use feasible::is_feasible;

@@ -7,8 +7,8 @@
 
 use super::context::Context;
 use super::search::Must;
+use crate::chc::{Cex, CexStep};
 use crate::engine::Stop;
-use crate::frontend::passes::{Cex, CexStep};
 use crate::logic::*;
 
 /// The counterexample rooted at must-summary `root` (of the query predicate), premises first.

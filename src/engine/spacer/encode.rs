@@ -18,7 +18,7 @@
 //! 82 clauses that apply a 19-ary predicate up to 8 times each. The clauses stay apart
 //! because each holds only under its own literal.
 
-use crate::frontend::{ChcSystem, ClauseId, PredId};
+use crate::chc::{ChcSystem, ClauseId, PredId};
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 

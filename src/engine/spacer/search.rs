@@ -4,11 +4,11 @@
 use super::context::{Clauses, Context, Joint, Query};
 use super::global::Global;
 use super::{Config, Counters};
+use crate::chc::PredId;
 use crate::engine::log_progress;
 use crate::engine::pdr::context::{cube_of, Cube};
 use crate::engine::pdr::generalize::{generalize, second_cube};
 use crate::engine::Stop;
-use crate::frontend::PredId;
 use crate::logic::mbp::project;
 use crate::logic::*;
 use std::cmp::Reverse;

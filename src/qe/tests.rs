@@ -54,13 +54,10 @@ thread_local! {
 }
 
 fn z3_config() -> SolverConfig {
-    z3().expect("z3")
-}
-
-fn z3() -> Option<SolverConfig> {
-    find_solver(SolverKind::Z3, None)
-        .ok()
-        .map(|p| SolverConfig::new(SolverKind::Z3, p))
+    SolverConfig::new(
+        SolverKind::Z3,
+        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
+    )
 }
 
 /// Is `r` equivalent to `q`, a term whose quantifiers are all `exists` in positive positions?
@@ -141,13 +138,12 @@ fn strip_exists(q: &Term) -> Term {
 
 #[test]
 fn random_formulas_are_eliminated_exactly() {
-    let Some(z3cfg) = z3() else {
-        eprintln!("no z3: skipped");
+    let Some(z3cfg) = crate::testing::solver(SolverKind::Z3) else {
         return;
     };
-    let smt = find_solver(SolverKind::Yices, None)
-        .map(|p| SolverConfig::new(SolverKind::Yices, p))
-        .unwrap_or_else(|_| z3cfg.clone());
+    let Some(smt) = crate::testing::engine_solver() else {
+        return;
+    };
     let mut qe = Qe::new(smt, Some(z3cfg.clone()), None);
     let mut check = Smt::new(&z3cfg, "qe-test").unwrap();
     check.raw("(set-option :timeout 20000)").unwrap();
@@ -202,8 +198,7 @@ fn random_formulas_are_eliminated_exactly() {
 
 #[test]
 fn the_z3_fallback_is_exact_too() {
-    let Some(z3cfg) = z3() else {
-        eprintln!("no z3: skipped");
+    let Some(z3cfg) = crate::testing::solver(SolverKind::Z3) else {
         return;
     };
     // a loop allowed no projection at all must hand every quantifier to z3
@@ -229,8 +224,7 @@ fn the_z3_fallback_is_exact_too() {
 
 #[test]
 fn real_formulas_are_eliminated_exactly() {
-    let Some(z3cfg) = z3() else {
-        eprintln!("no z3: skipped");
+    let Some(z3cfg) = crate::testing::solver(SolverKind::Z3) else {
         return;
     };
     let mut qe = Qe::new(z3cfg.clone(), Some(z3cfg.clone()), None);

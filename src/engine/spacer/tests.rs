@@ -5,24 +5,9 @@
 use super::*;
 use crate::engine::EngineKind;
 use crate::frontend::parse_str;
-use crate::smt::{find_solver, SolverKind};
+use crate::testing::{engine_smt, z3};
 use crate::{solve_str, validate, witness, Options, Verdict};
 use std::time::Duration;
-
-pub(crate) fn z3() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
-
-/// The engines' solver: yices when installed, as in the default configuration.
-pub(crate) fn engine_smt() -> SolverConfig {
-    match find_solver(SolverKind::Yices, None) {
-        Ok(p) => SolverConfig::new(SolverKind::Yices, p),
-        Err(_) => z3(),
-    }
-}
 
 fn run(text: &str) -> (ChcSystem, Answer) {
     let sys = parse_str(text).unwrap();

@@ -2,8 +2,9 @@
 //! clauses say, on a system small enough to know every answer.
 
 use super::*;
-use crate::frontend::{parse_str, ChcSystem};
-use crate::spacer::tests::engine_smt;
+use crate::chc::ChcSystem;
+use crate::frontend::parse_str;
+use crate::testing::engine_smt;
 
 /// `Q` is defined by two clauses, from `P` (which holds at 0) and from `R` (at 1).
 const TWO_WAYS: &str = "(set-logic HORN)

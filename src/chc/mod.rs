@@ -1,4 +1,10 @@
-//! The CHC problem as a clause graph: predicates, clauses, and the error for bad input.
+//! The bottom layer every other one shares: the clause system (predicates, clauses, their
+//! ids) and the certificates of its answers ([`Model`], [`Cex`], [`AccelCex`]). The
+//! front-end produces it; preprocessing, engines, validation and the library use it.
+
+mod cert;
+
+pub use cert::{accel_cex_len, chain, is_chain, AccelCex, Cex, CexStep, Link, Model, Segment};
 
 use crate::logic::{free_vars, mk_var_of, subst, SmtTerm, Sort, Term, TermNode, Var};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -279,35 +285,3 @@ impl fmt::Display for ChcSystem {
         writeln!(f, "(check-sat)")
     }
 }
-
-/// Bad input: what is wrong and on which line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputError {
-    /// 1-based line; 0 when the input as a whole is at fault.
-    pub line: usize,
-    pub msg: String,
-}
-
-impl InputError {
-    pub fn new(line: usize, msg: impl Into<String>) -> Self {
-        InputError {
-            line,
-            msg: msg.into(),
-        }
-    }
-}
-
-impl fmt::Display for InputError {
-    /// One line: `(error "line N: message")`, quotes doubled as SMT-LIB strings want.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let msg = if self.line > 0 {
-            format!("line {}: {}", self.line, self.msg)
-        } else {
-            self.msg.clone()
-        };
-        let msg = msg.replace('"', "\"\"").replace(['\n', '\r'], " ");
-        write!(f, "(error \"{msg}\")")
-    }
-}
-
-impl std::error::Error for InputError {}

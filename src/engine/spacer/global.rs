@@ -34,8 +34,8 @@
 //! 0` for k = 1, 2, 3, ..., which z3 abstracts into the non-linear pattern `v*x + y <= 0`)
 //! are recorded per inequality; an obligation with such an inequality is then concretized.
 
+use crate::chc::PredId;
 use crate::engine::pdr::context::{cube_of, Cube};
-use crate::frontend::PredId;
 use crate::logic::*;
 use num_bigint::BigInt;
 use num_integer::Integer;

@@ -1,0 +1,101 @@
+//! Helpers shared by the tests, unit and integration: the solvers a test needs, and a check
+//! of a formula by a solver process of the test's own.
+//!
+//! A test that needs a solver gets it from [`solver`] (or [`engine_solver`]). When the
+//! solver is missing, [`skip`] decides: under `CI=true` the test fails and names the
+//! missing solver (a run in CI must not pass by testing nothing); on a developer's machine
+//! the test is skipped with one line on standard error.
+
+use crate::logic::{free_vars, Term};
+use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+
+/// True when `CI` is `true` (or `1`): missing solvers fail the tests.
+pub fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// The name of the running test (the test harness names each test's thread after it).
+fn test_name() -> String {
+    std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string()
+}
+
+/// A test cannot run because of `why` (a missing solver, named in `why`): under `CI=true`
+/// this fails the test; else it prints one `skipping` line and the caller returns.
+pub fn skip(why: &str) {
+    skip_in(ci(), &test_name(), why)
+}
+
+fn skip_in(ci: bool, test: &str, why: &str) {
+    if ci {
+        panic!("CI=true and {test} cannot run: {why} (run solvers/install)");
+    }
+    eprintln!("skipping {test}: {why}");
+}
+
+/// The solver `kind`, with a fresh kill switch; `None` (after [`skip`]) when it is missing.
+pub fn solver(kind: SolverKind) -> Option<SolverConfig> {
+    match find_solver(kind, None) {
+        Ok(p) => Some(SolverConfig::new(kind, p)),
+        Err(e) => {
+            skip(&e);
+            None
+        }
+    }
+}
+
+/// The engines' solver in tests: yices (as in a run without `--solver`); on a developer's
+/// machine without yices, z3.
+pub fn engine_solver() -> Option<SolverConfig> {
+    match find_solver(SolverKind::Yices, None) {
+        Ok(p) => Some(SolverConfig::new(SolverKind::Yices, p)),
+        Err(e) if ci() => {
+            skip(&e);
+            None
+        }
+        Err(_) => solver(SolverKind::Z3),
+    }
+}
+
+/// z3, for a test that cannot do without it (the validator's solver): a missing z3 fails
+/// the test, on any machine.
+pub fn z3() -> SolverConfig {
+    SolverConfig::new(
+        SolverKind::Z3,
+        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
+    )
+}
+
+/// [`engine_solver`] for a test that cannot do without it.
+pub fn engine_smt() -> SolverConfig {
+    engine_solver().expect("no solver for the engines: run solvers/install")
+}
+
+/// Is `q` unsatisfiable? Asked of a fresh process of `cfg` (the test's own, not the
+/// engine's); a failure of the solver fails the test.
+pub fn z3_unsat(cfg: &SolverConfig, q: &Term) -> bool {
+    let mut s = Smt::new(cfg, "test-check").unwrap();
+    for v in free_vars(q) {
+        s.declare(&v).unwrap();
+    }
+    s.assert(q).unwrap();
+    s.check_sat().unwrap() == SatResult::Unsat
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "CI=true and t cannot run: yices: not found")]
+    fn a_missing_solver_fails_in_ci() {
+        skip_in(true, "t", "yices: not found");
+    }
+
+    #[test]
+    fn a_missing_solver_skips_on_a_developer_machine() {
+        skip_in(false, "t", "yices: not found");
+    }
+}
