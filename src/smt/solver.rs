@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 /// Numbers the tee files of this process.
 static TEE_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
+/// The names of assumptions asserted as named assertions (SMTInterpol: [`Smt`]'s doc).
+const ASSUMED: &str = "chcsolve_assume_";
+
 /// A solver process, driven over pipes through rsmt2.
 ///
 /// Variables are declared on demand: [`Smt::assert`] and [`Smt::check_sat_assuming`] declare
@@ -27,6 +30,14 @@ static TEE_COUNTER: AtomicUsize = AtomicUsize::new(0);
 ///
 /// After any error except a rejected argument, the solver is unusable: its process is killed
 /// (its output may be out of sync) and every later call fails with the same error.
+///
+/// SMTInterpol's `check-sat-assuming` is not used: after one `unsat` under assumptions,
+/// SMTInterpol 2.5 answers `unsat` to every later check, satisfiable or not (`(assert (or
+/// (not b) c)) (assert (not c)) (check-sat-assuming (b)) (check-sat)`: `unsat`, `unsat`; its
+/// maintainers call the command unusable, ultimate-pa/smtinterpol#27, #29, #40). For it,
+/// [`Smt::check_sat_assuming`] opens a scope of its own, asserts the literals as named
+/// assertions and runs `check-sat`; [`Smt::unsat_assumptions`] reads `get-unsat-core`, and the
+/// scope is closed by the next command that changes the solver's state.
 pub struct Smt {
     solver: Solver<AnswerParser>,
     pid: i32,
@@ -45,6 +56,8 @@ pub struct Smt {
     scopes: Vec<usize>,
     last_result: Option<SatResult>,
     last_assumptions: Vec<Term>,
+    /// SMTInterpol: the scope of the last `check_sat_assuming` is still open (struct doc).
+    assume_scope: bool,
     stats: SmtStats,
 }
 
@@ -89,6 +102,7 @@ impl Smt {
             scopes: vec![],
             last_result: None,
             last_assumptions: vec![],
+            assume_scope: false,
             stats: SmtStats::default(),
         };
         if let Some(mb) = cfg.memory_limit_mb {
@@ -151,6 +165,8 @@ impl Smt {
             // SmtInterpol echoes `success` by default, which rsmt2 does not read; the echo of
             // this very command is skipped below.
             init.push_str("(set-option :print-success false)\n");
+            // assumptions as named assertions (struct doc)
+            init.push_str("(set-option :produce-unsat-cores true)\n");
         }
         init.push_str("(set-option :produce-models true)\n");
         if !(self.interpolation && matches!(self.kind, SolverKind::Yices | SolverKind::Cvc5)) {
@@ -192,7 +208,7 @@ impl Smt {
 
     /// Declares `v` as a constant (`declare-fun name () Sort`); a no-op when already declared.
     pub fn declare(&mut self, v: &Var) -> Result<(), SmtError> {
-        self.ready()?;
+        self.settle()?;
         if self.declared.contains(v) {
             return Ok(());
         }
@@ -222,7 +238,7 @@ impl Smt {
 
     /// Asserts a Boolean term, declaring its undeclared free variables first.
     pub fn assert(&mut self, t: &Term) -> Result<(), SmtError> {
-        self.ready()?;
+        self.settle()?;
         self.declare_free_vars(t)?;
         if log::log_enabled!(log::Level::Trace) {
             log::trace!("[{}] > (assert {})", self.label, SmtTerm(t));
@@ -233,7 +249,7 @@ impl Smt {
 
     /// Opens a scope (`push 1`).
     pub fn push(&mut self) -> Result<(), SmtError> {
-        self.ready()?;
+        self.settle()?;
         log::trace!("[{}] > (push 1)", self.label);
         let res = self.solver.push(1);
         self.check(res)?;
@@ -244,7 +260,7 @@ impl Smt {
     /// Closes the innermost scope (`pop 1`), forgetting its assertions and declarations.
     /// Rejected (without killing the solver) when no scope is open.
     pub fn pop(&mut self) -> Result<(), SmtError> {
-        self.ready()?;
+        self.settle()?;
         let Some(mark) = self.scopes.pop() else {
             return Err(SmtError::Solver("pop without a matching push".into()));
         };
@@ -264,7 +280,7 @@ impl Smt {
 
     /// Checks the satisfiability of the assertions.
     pub fn check_sat(&mut self) -> Result<SatResult, SmtError> {
-        self.ready()?;
+        self.settle()?;
         log::trace!("[{}] > (check-sat)", self.label);
         self.last_assumptions.clear();
         let start = Instant::now();
@@ -276,7 +292,7 @@ impl Smt {
     /// variables or their negations (`mk_not(var)`); anything else is rejected (without
     /// killing the solver).
     pub fn check_sat_assuming(&mut self, lits: &[Term]) -> Result<SatResult, SmtError> {
-        self.ready()?;
+        self.settle()?;
         if let Some(bad) = lits.iter().find(|l| term_lit(l).is_none()) {
             return Err(SmtError::Solver(format!(
                 "check-sat-assuming: `{}` is not a Boolean variable or its negation",
@@ -294,6 +310,20 @@ impl Smt {
             log::trace!("[{}] > (check-sat-assuming ({}))", self.label, ls.join(" "));
         }
         self.last_assumptions = lits.to_vec();
+        if self.kind == SolverKind::SmtInterpol {
+            let mut text = String::from("(push 1)\n");
+            for (k, l) in lits.iter().enumerate() {
+                text.push_str(&format!(
+                    "(assert (! {} :named {ASSUMED}{k}))\n",
+                    SmtTerm(l)
+                ));
+            }
+            self.send(&text)?;
+            self.assume_scope = true;
+            let start = Instant::now();
+            let res = no_panic(|| self.solver.check_sat_or_unk());
+            return self.finish_check(start, res);
+        }
         let start = Instant::now();
         let res = self
             .solver
@@ -336,9 +366,32 @@ impl Smt {
         if self.last_assumptions.is_empty() {
             return Ok(vec![]);
         }
-        self.send("(get-unsat-assumptions)\n")?;
+        let named = self.assume_scope;
+        self.send(if named {
+            "(get-unsat-core)\n"
+        } else {
+            "(get-unsat-assumptions)\n"
+        })?;
         let res = no_panic(|| side_parser(&mut self.solver).get_unsat_core::<Lit, _>(AnswerParser));
-        let lits = self.check(res)?;
+        let mut lits = self.check(res)?;
+        if named {
+            // `{ASSUMED}k` names the k-th assumption
+            for l in lits.iter_mut() {
+                let k =
+                    l.0.strip_prefix(ASSUMED)
+                        .and_then(|k| k.parse::<usize>().ok());
+                match k
+                    .and_then(|k| self.last_assumptions.get(k))
+                    .and_then(term_lit)
+                {
+                    Some(lit) => *l = lit,
+                    None => {
+                        let e = SmtError::Solver(format!("unsat core names {:?}", l.0));
+                        return Err(self.broken(e));
+                    }
+                }
+            }
+        }
         let by_lit: FxHashMap<Lit, &Term> = self
             .last_assumptions
             .iter()
@@ -418,16 +471,20 @@ impl Smt {
     /// Sends `cmd` as is (e.g. a quantified assertion) and reads nothing: only for commands
     /// that print nothing on success. Its symbols must be declared (see [`Smt::declare`]).
     pub fn raw(&mut self, cmd: &str) -> Result<(), SmtError> {
-        self.ready()?;
+        self.settle()?;
         let mut text = cmd.trim_end().to_string();
         text.push('\n');
         self.send(&text)
     }
 
     /// Sends `cmd` as is and returns the solver's answer, one s-expression, as text.
-    /// An `(error ...)` answer is an error.
+    /// An `(error ...)` answer is an error. Meant for commands that read the last check
+    /// (`get-model`, `get-interpolants`): it leaves an emulated assumption scope open.
     pub fn raw_query(&mut self, cmd: &str) -> Result<String, SmtError> {
-        self.raw(cmd)?;
+        self.ready()?;
+        let mut text = cmd.trim_end().to_string();
+        text.push('\n');
+        self.send(&text)?;
         let (text, _) = self.read_answer()?;
         Ok(text)
     }
@@ -491,6 +548,20 @@ impl Smt {
             Some(e) => Err(e.clone()),
             None => Ok(()),
         }
+    }
+
+    /// [`Self::ready`], after closing the scope of an emulated `check-sat-assuming` (struct
+    /// doc): called by every command that changes the solver's state, not by those that read
+    /// the last check's model or core.
+    fn settle(&mut self) -> Result<(), SmtError> {
+        self.ready()?;
+        if self.assume_scope {
+            self.assume_scope = false;
+            log::trace!("[{}] > (pop 1) (assumptions)", self.label);
+            let res = self.solver.pop(1);
+            self.check(res)?;
+        }
+        Ok(())
     }
 
     /// Writes text to the solver (and the tee file).
