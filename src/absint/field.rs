@@ -7,7 +7,7 @@
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational as Q;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use std::fmt::Debug;
 
 /// A field with exact arithmetic.
@@ -76,7 +76,7 @@ impl<const P: u64> Field for Fp<P> {
     }
     fn of_int(k: &BigInt) -> Self {
         let r = k.mod_floor(&BigInt::from(P));
-        Fp(r.abs().to_u64().expect("a remainder below P"))
+        Fp(r.to_u64().expect("a remainder in 0..P"))
     }
     fn add(&self, o: &Self) -> Self {
         Fp((self.0 + o.0) % P)

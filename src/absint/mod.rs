@@ -139,16 +139,9 @@ pub fn candidates(
     deadline: Instant,
 ) -> Vec<Vec<Term>> {
     let arity: Vec<usize> = sys.preds.iter().map(|p| p.sorts.len()).collect();
-    let karr = fixpoint(
-        clauses,
-        arity.iter().map(|&n| karr::Affine::bottom(n)).collect(),
-        |c, b: &[&karr::Affine]| karr::transfer(c, b),
-        |a, b, _| a.join(b),
-        rounds,
-        deadline,
-    );
-    let mod2 = modular::<2>(clauses, &arity, rounds, deadline);
-    let mod3 = modular::<3>(clauses, &arity, rounds, deadline);
+    let karr: Vec<karr::Affine> = affine(clauses, &arity, rounds, deadline);
+    let mod2 = congruences_beyond::<2>(clauses, &karr, rounds, deadline);
+    let mod3 = congruences_beyond::<3>(clauses, &karr, rounds, deadline);
     let congs = fixpoint(
         clauses,
         vec![None; arity.len()],
@@ -201,9 +194,9 @@ pub fn candidates(
             }
         }
         for (p, rows) in [(2, &mod2[i]), (3, &mod3[i])] {
-            for r in implied_modulo(p, &karr[i], rows) {
+            for r in rows {
                 if r.coefs.iter().all(|(j, _)| int(*j)) {
-                    add(congruence_term(p, &r, &params));
+                    add(congruence_term(p, r, &params));
                 }
             }
         }
@@ -234,80 +227,73 @@ pub fn candidates(
     out
 }
 
-/// Karr's analysis modulo the prime `P`: per predicate, its congruences.
-fn modular<const P: u64>(
+/// Karr's analysis over the field `F`: per predicate, its affine subspace.
+fn affine<F: field::Field>(
     clauses: &[LinClause],
     arity: &[usize],
     rounds: usize,
     deadline: Instant,
-) -> Vec<Vec<clause::Row>> {
-    let vals = fixpoint(
+) -> Vec<karr::Affine<F>> {
+    fixpoint(
         clauses,
-        arity
-            .iter()
-            .map(|&n| karr::Affine::<field::Fp<P>>::bottom(n))
-            .collect(),
-        |c, b: &[&karr::Affine<field::Fp<P>>]| karr::transfer(c, b),
+        arity.iter().map(|&n| karr::Affine::bottom(n)).collect(),
+        |c, b: &[&karr::Affine<F>]| karr::transfer(c, b),
         |a, b, _| a.join(b),
         rounds,
         deadline,
-    );
-    vals.iter().map(|v| v.congruences()).collect()
+    )
 }
 
-/// The congruences `rows` modulo `p` that the affine equalities `karr` do not already imply
-/// (read modulo `p`, they would say nothing new).
-fn implied_modulo(p: u64, karr: &karr::Affine, rows: &[clause::Row]) -> Vec<clause::Row> {
-    fn new<const P: u64>(
-        dim: usize,
-        eqs: &[clause::Row],
-        rows: &[clause::Row],
-    ) -> Vec<clause::Row> {
-        let mut acc = eqs.to_vec();
-        let mut known = karr::Affine::<field::Fp<P>>::of_rows(dim, &acc);
+/// Karr's analysis modulo the prime `P`: per predicate, its congruences less those that the
+/// rational equalities `karr` already imply (read modulo `P`, they would say nothing new).
+fn congruences_beyond<const P: u64>(
+    clauses: &[LinClause],
+    karr: &[karr::Affine],
+    rounds: usize,
+    deadline: Instant,
+) -> Vec<Vec<clause::Row>> {
+    let arity: Vec<usize> = karr.iter().map(|k| k.dim).collect();
+    let modular = affine::<field::Fp<P>>(clauses, &arity, rounds, deadline);
+    let new = |(k, m): (&karr::Affine, &karr::Affine<field::Fp<P>>)| {
+        if k.is_bottom() {
+            return vec![];
+        }
+        let mut acc = k.equalities();
+        let mut known = karr::Affine::<field::Fp<P>>::of_rows(k.dim, &acc);
         let mut out = vec![];
-        for r in rows {
+        for r in m.congruences() {
             acc.push(r.clone());
-            let more = karr::Affine::<field::Fp<P>>::of_rows(dim, &acc);
+            let more = karr::Affine::<field::Fp<P>>::of_rows(k.dim, &acc);
             if more != known && !more.is_bottom() {
-                out.push(r.clone());
+                out.push(r);
                 known = more;
             } else {
                 acc.pop();
             }
         }
         out
-    }
-    if karr.is_bottom() {
-        return vec![];
-    }
-    let eqs = karr.equalities();
-    match p {
-        2 => new::<2>(karr.dim, &eqs, rows),
-        3 => new::<3>(karr.dim, &eqs, rows),
-        _ => unreachable!("moduli 2 and 3 only"),
-    }
+    };
+    karr.iter().zip(&modular).map(new).collect()
+}
+
+/// `sum c_i x_i` of a row, over `params`.
+fn row_sum(r: &clause::Row, params: &[Term]) -> Vec<Term> {
+    r.coefs
+        .iter()
+        .map(|(j, c)| mk_mul_const(c, params[*j].clone()))
+        .collect()
 }
 
 /// `(mod (sum c_i x_i) p) = -k mod p` for the row `sum c_i x_i + k = 0 mod p`.
 fn congruence_term(p: u64, r: &clause::Row, params: &[Term]) -> Term {
-    let sum: Vec<Term> = r
-        .coefs
-        .iter()
-        .map(|(j, c)| mk_mul_const(c, params[*j].clone()))
-        .collect();
     let p = BigInt::from(p);
     let k = num_integer::Integer::mod_floor(&-&r.k, &p);
-    mk_eq(mk_mod(mk_add(sum), p), mk_int(k))
+    mk_eq(mk_mod(mk_add(row_sum(r, params)), p), mk_int(k))
 }
 
 /// `sum c_i x_i + k = 0` over `params`.
 fn affine_term(r: &clause::Row, params: &[Term]) -> Term {
-    let mut sum: Vec<Term> = r
-        .coefs
-        .iter()
-        .map(|(j, c)| mk_mul_const(c, params[*j].clone()))
-        .collect();
+    let mut sum = row_sum(r, params);
     sum.push(mk_int(r.k.clone()));
     mk_eq(mk_add(sum), mk_int(0))
 }
