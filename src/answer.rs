@@ -34,11 +34,11 @@ pub fn command_output(cmd: &Command, last: Option<(&ChcSystem, &Verdict)>) -> St
         Command::GetInfo { flag, .. } => match flag.as_str() {
             "reason-unknown" => {
                 let why = match last {
-                    Some((_, Verdict::Unknown(why))) => why.as_str(),
-                    Some(_) => "",
-                    None => "no check-sat or query yet",
+                    Some((_, Verdict::Unknown(why))) => why.to_string(),
+                    Some(_) => String::new(),
+                    None => "no check-sat or query yet".into(),
                 };
-                format!("(:reason-unknown {})", string(why))
+                format!("(:reason-unknown {})", string(&why))
             }
             "name" => "(:name \"chcsolve\")".into(),
             "version" => format!("(:version {})", string(env!("CARGO_PKG_VERSION"))),

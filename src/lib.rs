@@ -165,6 +165,6 @@ pub mod witness;
 
 pub use chc::{Cex, CexStep, Model};
 pub use solve::{
-    solve_each, solve_judged, solve_str, solve_system, Options, Outcome, Progress, SolveError,
-    Source, Stats, Validate, Verdict,
+    solve_each, solve_judged, solve_str, solve_system, EngineRun, Options, Outcome, Progress,
+    Reason, SolveError, Source, Stats, Validate, Verdict,
 };

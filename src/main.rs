@@ -3,7 +3,6 @@
 
 use chcsolve::answer::{answer_line, command_output};
 use chcsolve::chc::ChcSystem;
-use chcsolve::engine::{cegar, EngineKind};
 use chcsolve::frontend::stream::CommandReader;
 use chcsolve::frontend::{parse_script, Command, Format, InputError};
 use chcsolve::interactive::{Reply, Session};
@@ -35,6 +34,8 @@ macro_rules! errln {
     }};
 }
 
+#[path = "cli/engines.rs"]
+mod engines;
 #[path = "cli/stats.rs"]
 mod stats;
 use stats::{print_progress, print_stats, stats_json};
@@ -78,11 +79,6 @@ struct Cli {
     /// Print chcsolve's version and the SMT solvers found (path and version), then exit.
     #[arg(short = 'V', long)]
     version: bool,
-
-    /// Run only this engine instead of the default portfolio (the measured schedule of
-    /// engines per core, see the README). Repeat to run several in parallel.
-    #[arg(long, value_enum)]
-    engine: Vec<EngineKind>,
 
     /// Cores to schedule the default portfolio for (default: the cores the machine offers).
     #[arg(long, value_name = "N")]
@@ -163,68 +159,11 @@ struct Cli {
     /// Invariants by abstract interpretation (affine equalities, congruences, intervals),
     /// checked by the solver, before the engines: the answer when they block every query,
     /// else lemmas for PDR and Spacer: `on` or `off`.
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    #[arg(long, value_name = "on|off", value_parser = engines::on_off)]
     absint: Option<bool>,
 
-    /// Spacer's global guidance (lemma clusters; subsume, concretize and conjecture):
-    /// `on` or `off`.
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
-    spacer_global: Option<bool>,
-
-    /// Spacer inside the proof-based abstraction and counterexample-based refinement loop of
-    /// Komuravelli et al. (CAV 2013): `on` or `off`.
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
-    spacer_abstraction: Option<bool>,
-
-    /// Spacer's second lemma, from the blocked cube without the first lemma's literals or
-    /// from sums of its bounds, when the first stops below the frontier: `on` or `off`.
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
-    spacer_second_lemma: Option<bool>,
-
-    /// Spacer's joint queries: one query over all the clauses defining a predicate, not one
-    /// per clause: `on` or `off`.
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
-    spacer_joint: Option<bool>,
-
-    /// CEGAR's abstract domain (`--engine cegar`; default pred-cart).
-    #[arg(long, value_name = "DOMAIN", value_enum)]
-    cegar_domain: Option<cegar::DomainKind>,
-
-    /// CEGAR's refinement (default seq-itp; unsat-core and expl-itp need the expl domain).
-    #[arg(long, value_name = "REFINEMENT", value_enum)]
-    cegar_refinement: Option<cegar::Refinement>,
-
-    /// CEGAR's search order: bfs (default), dfs, err (error-location distance), or
-    /// err:WE:WD (weights of the error distance and the ARG depth).
-    #[arg(long, value_name = "ORDER", value_parser = |s: &str| s.parse::<cegar::Search>())]
-    cegar_search: Option<cegar::Search>,
-
-    /// How CEGAR splits interpolants into predicates (default whole).
-    #[arg(long, value_name = "SPLIT", value_enum)]
-    cegar_split: Option<cegar::Split>,
-
-    /// CEGAR's precision granularity (default local).
-    #[arg(long, value_name = "GRANULARITY", value_enum)]
-    cegar_precision: Option<cegar::Granularity>,
-
-    /// CEGAR's pruning after a refinement (default lazy).
-    #[arg(long, value_name = "PRUNE", value_enum)]
-    cegar_prune: Option<cegar::Prune>,
-
-    /// The expl domain's successor enumeration bound k (default 1; 0: no bound).
-    #[arg(long, value_name = "K")]
-    cegar_max_enum: Option<usize>,
-
-    /// multi-seq only: the abstraction stops after this many counterexamples (default 16;
-    /// 0: explores everything).
-    #[arg(long, value_name = "N")]
-    cegar_max_cex: Option<usize>,
-
-    /// CEGAR's interpolants besides the refinement's (seed 001): plain (default), safety
-    /// (universal safety interpolants cut subtrees proven safe), error (existential error
-    /// interpolants jump to a counterexample), or safety-error.
-    #[arg(long, value_name = "ITP", value_enum)]
-    cegar_itp: Option<cegar::Interpolations>,
+    #[command(flatten)]
+    engines: engines::EngineArgs,
 
     /// More log on standard error: -v progress, -vv details, -vvv every solver command.
     #[arg(short, long, action = clap::ArgAction::Count)]
@@ -235,44 +174,6 @@ struct Cli {
 /// while an answer and its witness are printed, so that a signal neither interleaves with
 /// them nor leaves a query unanswered.
 static OWED: std::sync::Mutex<usize> = std::sync::Mutex::new(1);
-
-/// The CEGAR settings of the `--cegar-*` options; combinations that do not exist are errors.
-fn cegar_config(cli: &Cli) -> Result<cegar::Config, String> {
-    let d = cegar::Config::default();
-    let c = cegar::Config {
-        domain: cli.cegar_domain.unwrap_or(d.domain),
-        refinement: cli.cegar_refinement.unwrap_or(d.refinement),
-        search: cli.cegar_search.unwrap_or(d.search),
-        split: cli.cegar_split.unwrap_or(d.split),
-        precision: cli.cegar_precision.unwrap_or(d.precision),
-        prune: cli.cegar_prune.unwrap_or(d.prune),
-        max_enum: cli.cegar_max_enum.unwrap_or(d.max_enum),
-        max_cex: cli.cegar_max_cex.unwrap_or(d.max_cex),
-        itp: cli.cegar_itp.unwrap_or(d.itp),
-        ..d
-    };
-    if cli.cegar_max_cex.is_some() && c.refinement != cegar::Refinement::MultiSeq {
-        return Err("--cegar-max-cex applies to the multi-seq refinement only".into());
-    }
-    if cli.cegar_max_enum.is_some() && c.domain != cegar::DomainKind::Expl {
-        return Err("--cegar-max-enum applies to the expl domain only".into());
-    }
-    if cli.cegar_split.is_some() && c.domain == cegar::DomainKind::Expl {
-        return Err("--cegar-split applies to the predicate domains only".into());
-    }
-    c.check()?;
-    Ok(c)
-}
-
-/// `on` or `off`, for the switches of `--absint`, `--spacer-global`, `--spacer-abstraction`,
-/// `--spacer-second-lemma` and `--spacer-joint`.
-fn on_off(s: &str) -> Result<bool, String> {
-    match s {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(format!("expected `on` or `off`, not `{s}`")),
-    }
-}
 
 /// The judges of `--validate`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -460,7 +361,10 @@ fn run_script(
         .filter(|c| matches!(c, Command::Solve { .. }))
         .count();
     *OWED.lock().unwrap_or_else(|e| e.into_inner()) = answers;
-    let timed_out = (ChcSystem::default(), Verdict::Unknown("timeout".into()));
+    let timed_out = (
+        ChcSystem::default(),
+        Verdict::Unknown(chcsolve::Reason::Timeout),
+    );
     let mut last: Option<Outcome> = None;
     let mut out_of_time = false;
     for c in commands {
@@ -516,7 +420,7 @@ fn main() {
         print_version(&cli);
         return;
     }
-    let cegar = match cegar_config(&cli) {
+    let engine_options = match cli.engines.options() {
         Ok(c) => c,
         Err(e) => {
             outln!("(error \"{}\")", e.replace('"', "\"\""));
@@ -544,7 +448,7 @@ fn main() {
     let progress = Progress::new();
     let start = Instant::now();
     let opts = Options {
-        engines: cli.engine.clone(),
+        engines: cli.engines.engine.clone(),
         jobs: cli.jobs,
         solver: cli.solver,
         paths: solver_paths(&cli),
@@ -555,17 +459,7 @@ fn main() {
         // Golem's format has no segments: a derivation printed in it is every ground step
         expand: cli.expand || (cli.print_witness && cli.witness_format == WitnessFormat::Golem),
         memory_limit: cli.memory_limit,
-        spacer: {
-            let d = chcsolve::engine::spacer::Config::default();
-            chcsolve::engine::spacer::Config {
-                global: cli.spacer_global.unwrap_or(d.global),
-                abstraction: cli.spacer_abstraction.unwrap_or(d.abstraction),
-                second_lemma: cli.spacer_second_lemma.unwrap_or(d.second_lemma),
-                joint: cli.spacer_joint.unwrap_or(d.joint),
-                ..d
-            }
-        },
-        cegar,
+        engine_options,
         cancel: None,
         validate: match cli.validate {
             ValidateArg::Once => Validate::Once,

@@ -1,49 +1,24 @@
 //! Runs a schedule of engines: one thread per *lane* (a core), each lane running its engines
-//! one after another, each for its time slice. Transition-system engines and Spacer (on the
-//! clause graph) run the same way. Answers come back as [`Report`]s; the caller validates
+//! one after another, each for its time slice. Every engine is started through
+//! [`crate::engine::Engine`], built by [`EngineKind::make`] from the run's options. Answers come back as [`Report`]s; the caller validates
 //! them, and [`Portfolio::stop`] kills every engine still running.
 //!
 //! What runs where is decided in [`crate::schedule`], not here.
 
-use crate::chc::ChcSystem;
-use crate::engine::spacer::{Answer as SpacerAnswer, Config as SpacerConfig, Spacer};
-use crate::engine::{EngineKind, Stop, TsAnswer};
+use crate::engine::{Answer, EngineKind, EngineOptions, EngineStats, Problem, Stop};
 use crate::schedule::Step;
-use crate::smt::{KillSwitch, SmtStats, SolverConfig};
-use crate::ts::TransitionSystem;
+use crate::smt::{KillSwitch, SolverConfig};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// An engine's answer: on the transition system, or on the clause graph (Spacer).
-pub enum Answer {
-    Ts(TsAnswer),
-    Graph(SpacerAnswer),
-}
-
 /// What one engine reported.
 pub struct Report {
     pub engine: EngineKind,
     pub answer: Answer,
-    pub counters: Vec<(&'static str, String)>,
-    pub smt: SmtStats,
+    pub stats: EngineStats,
     pub seconds: f64,
-}
-
-/// The problem in the forms the engines take.
-#[derive(Clone)]
-pub struct Problem {
-    /// The transition system, when the (preprocessed) clauses are linear.
-    pub ts: Option<Arc<TransitionSystem>>,
-    /// The preprocessed clause graph (Spacer's input).
-    pub graph: Arc<ChcSystem>,
-    /// Spacer's settings.
-    pub spacer: SpacerConfig,
-    /// CEGAR's settings.
-    pub cegar: crate::engine::cegar::Config,
-    /// Invariants proven by [`crate::absint`], for PDR's and Spacer's first frames.
-    pub seeds: Arc<crate::absint::Seeds>,
 }
 
 enum Msg {
@@ -75,8 +50,15 @@ impl Drop for DoneGuard {
 }
 
 impl Portfolio {
-    /// Starts one thread per lane; every engine gets its own solver processes.
-    pub fn start(lanes: &[Vec<Step>], problem: &Problem, smt: &SolverConfig) -> Portfolio {
+    /// Starts one thread per lane; every engine is built from `opts` and gets its own
+    /// solver processes.
+    pub fn start(
+        lanes: &[Vec<Step>],
+        problem: &Problem,
+        opts: &EngineOptions,
+        smt: &SolverConfig,
+    ) -> Portfolio {
+        let opts = Arc::new(opts.clone());
         let (tx, rx) = mpsc::channel();
         let mut ctls = vec![];
         for (i, lane) in lanes.iter().enumerate() {
@@ -86,12 +68,14 @@ impl Portfolio {
             };
             let (current, stopped) = (ctl.current.clone(), ctl.stopped.clone());
             let (lane, problem, smt, tx) = (lane.clone(), problem.clone(), smt.clone(), tx.clone());
+            let opts = opts.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("lane{i}"))
                 .stack_size(256 << 20)
                 .spawn(move || {
                     let guard = DoneGuard(tx);
-                    run_lane(&lane, &problem, &smt, &current, &stopped, &guard.0);
+                    let ctl = (&*current, &*stopped);
+                    run_lane(&lane, (&problem, &opts), &smt, ctl, &guard.0);
                 });
             match spawned {
                 Ok(_) => ctls.push(ctl),
@@ -145,10 +129,9 @@ impl Drop for Portfolio {
 /// Runs the lane's engines in order until one of them answers, or the lane is stopped.
 fn run_lane(
     lane: &[Step],
-    problem: &Problem,
+    (problem, opts): (&Problem, &EngineOptions),
     smt: &SolverConfig,
-    current: &Mutex<KillSwitch>,
-    stopped: &AtomicBool,
+    (current, stopped): (&Mutex<KillSwitch>, &AtomicBool),
     tx: &mpsc::Sender<Msg>,
 ) {
     for step in lane {
@@ -164,12 +147,9 @@ fn run_lane(
         let done = step.slice.map(|s| slice_timer(kill.clone(), s));
         let mut cfg = smt.clone();
         cfg.kill = kill;
-        let report = run_engine(step.engine, problem, &cfg);
+        let report = run_engine(step.engine, problem, opts, &cfg);
         drop(done);
-        let answered = !matches!(
-            report.answer,
-            Answer::Ts(TsAnswer::Unknown(_)) | Answer::Graph(SpacerAnswer::Unknown(_))
-        );
+        let answered = !report.answer.is_unknown();
         if tx.send(Msg::Report(report)).is_err() || answered {
             // an answer ends the lane: if it fails validation, the other lanes go on
             return;
@@ -191,74 +171,37 @@ fn slice_timer(kill: KillSwitch, slice: Duration) -> mpsc::Sender<()> {
     done_tx
 }
 
-/// Runs one engine to its end; a panic becomes `Unknown` (and is logged as a bug).
-fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
+/// Runs one engine to its end; a panic becomes `Unknown(Bug)` (and is logged as a bug).
+fn run_engine(
+    e: EngineKind,
+    problem: &Problem,
+    opts: &EngineOptions,
+    cfg: &SolverConfig,
+) -> Report {
     let start = Instant::now();
     if !e.handles_arrays() && problem.graph.has_arrays() {
         log::info!("{}: does not handle arrays, steps aside", e.name());
         return Report {
             engine: e,
-            answer: Answer::Ts(TsAnswer::Unknown(Stop::Unsupported(format!(
+            answer: Answer::Unknown(Stop::Unsupported(format!(
                 "{} does not handle arrays",
                 e.name()
-            )))),
-            counters: vec![],
-            smt: SmtStats::default(),
+            ))),
+            stats: EngineStats::default(),
             seconds: 0.0,
         };
     }
-    let ran = catch_unwind(AssertUnwindSafe(|| match (e, &problem.ts) {
-        (EngineKind::Spacer | EngineKind::SpacerLocal, _) => {
-            let mut cfg_s = problem.spacer.clone();
-            if e == EngineKind::SpacerLocal {
-                cfg_s.global = false;
-            }
-            if !cfg_s.abstraction {
-                cfg_s.seeds = problem.seeds.per_pred.clone();
-            }
-            let mut engine = Spacer::new(cfg_s);
-            let answer = engine.solve(&problem.graph, cfg);
-            let (counters, smt) = engine.stats();
-            (Answer::Graph(answer), counters, smt)
-        }
-        (EngineKind::Cegar, _) => {
-            let mut engine = crate::engine::cegar::Cegar::new(problem.cegar.clone());
-            let answer = engine.solve(&problem.graph, cfg);
-            let (counters, smt) = engine.stats();
-            (Answer::Graph(answer), counters, smt)
-        }
-        (EngineKind::Pdr, Some(ts)) if !problem.seeds.ts_cubes.is_empty() => {
-            let mut engine = crate::engine::pdr::Pdr::new(crate::engine::pdr::Config {
-                seeds: problem.seeds.ts_cubes.clone(),
-                ..Default::default()
-            });
-            let answer = crate::engine::TsEngine::solve(&mut engine, ts, cfg);
-            let (counters, smt) = crate::engine::TsEngine::stats(&engine);
-            (Answer::Ts(answer), counters, smt)
-        }
-        (_, Some(ts)) => {
-            let mut engine = e.make();
-            let answer = engine.solve(ts, cfg);
-            let (counters, smt) = engine.stats();
-            (Answer::Ts(answer), counters, smt)
-        }
-        (_, None) => (
-            Answer::Ts(TsAnswer::Unknown(Stop::Unsupported(
-                "non-linear clauses".into(),
-            ))),
-            vec![],
-            SmtStats::default(),
-        ),
+    let ran = catch_unwind(AssertUnwindSafe(|| {
+        let mut engine = e.make(opts);
+        let answer = engine.solve(problem, cfg);
+        (answer, engine.stats())
     }));
-    let (answer, counters, smt) = ran.unwrap_or_else(|_| {
+    let (answer, stats) = ran.unwrap_or_else(|_| {
         log::error!("{}: the engine panicked (a bug)", e.name());
         cfg.kill.kill_all();
         (
-            Answer::Ts(TsAnswer::Unknown(Stop::SolverError(
-                "engine panicked".into(),
-            ))),
-            vec![],
-            SmtStats::default(),
+            Answer::Unknown(Stop::Bug("the engine panicked".into())),
+            EngineStats::default(),
         )
     });
     let seconds = start.elapsed().as_secs_f64();
@@ -266,8 +209,7 @@ fn run_engine(e: EngineKind, problem: &Problem, cfg: &SolverConfig) -> Report {
     Report {
         engine: e,
         answer,
-        counters,
-        smt,
+        stats,
         seconds,
     }
 }
@@ -283,12 +225,10 @@ mod tests {
             std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let sys = crate::frontend::parse_str(&text).unwrap();
         let (psys, _) = crate::frontend::passes::preprocess(&sys);
-        let ts = crate::ts::TsAdapter::new(&psys).map(|a| Arc::new(a.ts));
+        let ts = crate::ts::TsAdapter::new(&psys).map(Arc::new);
         Problem {
             ts,
             graph: Arc::new(psys),
-            spacer: SpacerConfig::default(),
-            cegar: Default::default(),
             seeds: Default::default(),
         }
     }
@@ -306,10 +246,11 @@ mod tests {
     }
 
     fn is_unknown(a: &Answer) -> bool {
-        matches!(
-            a,
-            Answer::Ts(TsAnswer::Unknown(_)) | Answer::Graph(SpacerAnswer::Unknown(_))
-        )
+        a.is_unknown()
+    }
+
+    fn start_lanes(lanes: &[Vec<Step>], p: &Problem) -> Portfolio {
+        Portfolio::start(lanes, p, &EngineOptions::default(), &yices())
     }
 
     /// BMC never ends on a safe system: its slice must end it, and the lane's next engine
@@ -318,13 +259,12 @@ mod tests {
     fn a_slice_ends_an_engine_and_the_lane_moves_on() {
         let p = problem("bench-chc/gen/counter-10-sat.smt2");
         let start = Instant::now();
-        let mut pf = Portfolio::start(
+        let mut pf = start_lanes(
             &[vec![
                 step(EngineKind::Bmc, Some(1.0)),
                 step(EngineKind::Pdr, None),
             ]],
             &p,
-            &yices(),
         );
         let deadline = Some(start + Duration::from_secs(30));
         let first = pf.next(deadline).expect("bmc reports");
@@ -337,7 +277,7 @@ mod tests {
         );
         let second = pf.next(deadline).expect("pdr reports");
         assert_eq!(second.engine, EngineKind::Pdr);
-        assert!(matches!(second.answer, Answer::Ts(TsAnswer::Safe(_))));
+        assert!(matches!(second.answer, Answer::Safe(_)));
         assert!(pf.next(deadline).is_none() && pf.running == 0);
     }
 
@@ -346,7 +286,7 @@ mod tests {
     #[test]
     fn lanes_run_in_parallel_and_an_engine_that_gives_up_hands_over() {
         let p = problem("bench-chc/gen/counter-10-unsat.smt2");
-        let mut pf = Portfolio::start(
+        let mut pf = start_lanes(
             &[
                 // kind on an unsafe system answers (its base case is BMC)
                 vec![step(EngineKind::Spacer, None)],
@@ -356,7 +296,6 @@ mod tests {
                 ],
             ],
             &p,
-            &yices(),
         );
         let deadline = Some(Instant::now() + Duration::from_secs(30));
         let mut seen = vec![];
@@ -368,13 +307,12 @@ mod tests {
         assert_eq!(seen, vec![EngineKind::Kind, EngineKind::Spacer]);
         // a non-linear problem: a transition-system engine gives up, Spacer then runs
         let p = Problem { ts: None, ..p };
-        let mut pf = Portfolio::start(
+        let mut pf = start_lanes(
             &[vec![
                 step(EngineKind::Pdr, Some(20.0)),
                 step(EngineKind::Spacer, None),
             ]],
             &p,
-            &yices(),
         );
         let a = pf.next(deadline).unwrap();
         assert!(a.engine == EngineKind::Pdr && is_unknown(&a.answer));
@@ -386,7 +324,7 @@ mod tests {
     #[test]
     fn stop_ends_every_lane() {
         let p = problem("bench-chc/gen/counter-10-sat.smt2");
-        let mut pf = Portfolio::start(
+        let mut pf = start_lanes(
             &[
                 vec![
                     step(EngineKind::Bmc, Some(20.0)),
@@ -395,7 +333,6 @@ mod tests {
                 vec![step(EngineKind::Bmc, None)],
             ],
             &p,
-            &yices(),
         );
         std::thread::sleep(Duration::from_millis(500));
         let start = Instant::now();

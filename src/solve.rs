@@ -3,21 +3,22 @@
 
 use crate::chc::ChcSystem;
 use crate::chc::{chain, AccelCex, Cex, Model};
-use crate::engine::spacer::Answer as SpacerAnswer;
-use crate::engine::{EngineKind, TsAnswer};
+use crate::engine::{AccelAnswer, Answer, EngineKind, EngineOptions, EngineStats, Problem, Stop};
 use crate::frontend::passes::{
     accel_cex_back, cex_back, eliminate_quantifiers, model_back, preprocess_shared, BackTranslate,
 };
 use crate::frontend::{parse_str, InputError};
 use crate::logic::*;
-use crate::portfolio::{Answer, Portfolio, Problem, Report};
+use crate::portfolio::{Portfolio, Report};
 use crate::smt::{SatResult, Smt, SolverConfig, SolverKind, SolverPaths};
-use crate::ts::{AccelPath, TsAdapter};
+use crate::ts::TsAdapter;
 use crate::validate;
 
 mod absint;
 mod accept;
+mod reason;
 pub use absint::AbsintStats;
+pub use reason::{stop_kind, Reason};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -52,14 +53,12 @@ pub struct Options {
     /// the binary installs as its global allocator) and, separately, on the address space of
     /// each solver process. Passing it stops the engines: the answer is unknown.
     pub memory_limit: Option<u64>,
-    /// Spacer's settings, for every lane that runs it (global guidance, the seed-004
-    /// abstraction).
-    pub spacer: crate::engine::spacer::Config,
-    /// CEGAR's settings (`--engine cegar`).
-    pub cegar: crate::engine::cegar::Config,
+    /// Every engine's settings ([`EngineOptions`]: Spacer's global guidance and
+    /// abstraction, CEGAR's domain, ...); each engine of the schedule is built from them.
+    pub engine_options: EngineOptions,
     /// A stop switch for a caller on another thread (the Python package's Ctrl-C): once it
     /// is set, the run stops as at its time limit (every engine's solver processes are
-    /// killed) within [`CANCEL_POLL`], and the answer is `Unknown("interrupted")`.
+    /// killed) within [`CANCEL_POLL`], and the answer is `Unknown(Reason::Interrupted)`.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Who judges an answer against the original text ([`crate::judge`]) before it is
     /// returned.
@@ -145,8 +144,7 @@ impl Default for Options {
             progress: None,
             expand: false,
             memory_limit: None,
-            spacer: crate::engine::spacer::Config::default(),
-            cegar: crate::engine::cegar::Config::default(),
+            engine_options: EngineOptions::default(),
             cancel: None,
             validate: Validate::Once,
             replay_dir: None,
@@ -167,7 +165,7 @@ pub enum Verdict {
     /// (see [`crate::validate::check_accel_cex`]); the other steps replayed exactly.
     UnsatAccelerated(AccelCex),
     /// No validated answer, and why.
-    Unknown(String),
+    Unknown(Reason),
 }
 
 impl Verdict {
@@ -214,15 +212,24 @@ pub struct Stats {
     pub judge_rejections: u32,
     pub judge_undecided: u32,
     pub judges: &'static str,
-    pub engines: Vec<(
-        String,
-        f64,
-        Vec<(&'static str, String)>,
-        crate::smt::SmtStats,
-    )>,
+    /// Answers engines gave up on because they broke their own invariants or panicked
+    /// ([`Stop::Bug`]): each a bug, like a validation failure.
+    pub engine_bugs: u32,
+    /// Every engine that reported, in the order of the reports.
+    pub engines: Vec<EngineRun>,
     pub total_seconds: f64,
     /// The abstract-interpretation pass.
     pub absint: AbsintStats,
+}
+
+/// One engine's report in [`Stats::engines`].
+#[derive(Clone, Debug)]
+pub struct EngineRun {
+    pub name: &'static str,
+    pub seconds: f64,
+    pub stats: EngineStats,
+    /// Why it stopped without an answer, when it did.
+    pub stop: Option<Stop>,
 }
 
 /// The result of a run: the verdict, the original system it refers to, and counters.
@@ -236,13 +243,7 @@ pub struct Outcome {
     pub witness: Option<String>,
 }
 
-/// The input's text and which of its problems a system is (the k-th `check-sat` or
-/// `query`), for the judge.
-#[derive(Clone, Debug)]
-pub struct Source {
-    pub text: Arc<str>,
-    pub index: usize,
-}
+pub use crate::judge::Source;
 
 /// Why a run could not start.
 #[derive(Debug)]
@@ -294,7 +295,7 @@ pub fn solve_each(
     for (index, sys) in systems.into_iter().enumerate() {
         if opts.cancelled() {
             report(Ok(Outcome {
-                verdict: Verdict::Unknown("interrupted".into()),
+                verdict: Verdict::Unknown(Reason::Interrupted),
                 stats: Stats::default(),
                 system: sys,
                 witness: None,
@@ -312,11 +313,8 @@ pub fn solve_each(
 
 /// The reason of the unknown answer at the memory limit `mb` (this run's, else the
 /// process's).
-fn memory_limit_reason(mb: Option<u64>) -> String {
-    match mb.or_else(crate::mem::limit_mb) {
-        Some(mb) => format!("memory limit of {mb} MB reached"),
-        None => "memory limit reached".into(),
-    }
+fn memory_limit_reason(mb: Option<u64>) -> Reason {
+    Reason::MemoryLimit(mb.or_else(crate::mem::limit_mb))
 }
 
 /// Solves a system built in code. There is no text to judge the answer against: it is
@@ -373,7 +371,7 @@ pub fn solve_judged(
     let mut sys = sys;
     if let Err(why) = eliminate_quantifiers(&mut sys, &smt, &z3, deadline) {
         return Ok(Outcome {
-            verdict: Verdict::Unknown(why),
+            verdict: Verdict::Unknown(Reason::Quantifiers(why)),
             stats: Stats {
                 clauses: sys.clauses.len(),
                 predicates: sys.preds.len(),
@@ -511,8 +509,6 @@ impl Run<'_> {
             let problem = Problem {
                 ts: None,
                 graph,
-                spacer: opts.spacer.clone(),
-                cegar: opts.cegar.clone(),
                 seeds: Arc::new(absint::seeds(&psys, invariants, None)),
             };
             // engines the user named run if they take the clause graph; else the default
@@ -534,8 +530,8 @@ impl Run<'_> {
                     format!("{} (non-linear clauses)", crate::schedule::describe(&lanes)),
                 );
             });
-            let pf = Portfolio::start(&lanes, &problem, smt);
-            return self.portfolio(pf, &psys, &backs, None, opts);
+            let pf = Portfolio::start(&lanes, &problem, &opts.engine_options, smt);
+            return self.portfolio(pf, &psys, &backs, opts);
         };
         // the front-end's intermediate data is freed: give its pages back to the system (the
         // allocator would keep them, and the engines' memory would come on top)
@@ -559,7 +555,7 @@ impl Run<'_> {
                     }
                 }
                 Ok(None) => {}
-                Err(e) => return Verdict::Unknown(e),
+                Err(e) => return Verdict::Unknown(Reason::SolverError(e)),
             }
         }
         if adapter.ts.query.as_bool() == Some(false) || adapter.ts.init.as_bool() == Some(false) {
@@ -568,40 +564,38 @@ impl Run<'_> {
             if let Some(v) = self.accept_model(model, "preprocessing") {
                 return v;
             }
-            return Verdict::Unknown("validation failed".into());
+            return Verdict::Unknown(Reason::ValidationFailed);
         }
         log::info!("schedule: {}", crate::schedule::describe(&lanes));
         progress(opts, |p| {
             p.stage("engines");
             p.record("schedule", crate::schedule::describe(&lanes));
         });
+        let seeds = Arc::new(absint::seeds(&psys, invariants, Some(&adapter)));
         let problem = Problem {
-            ts: Some(Arc::new(adapter.ts.clone())),
+            ts: Some(Arc::new(adapter)),
             graph,
-            spacer: opts.spacer.clone(),
-            cegar: opts.cegar.clone(),
-            seeds: Arc::new(absint::seeds(&psys, invariants, Some(&adapter))),
+            seeds,
         };
-        let pf = Portfolio::start(&lanes, &problem, smt);
-        self.portfolio(pf, &psys, &backs, Some(&adapter), opts)
+        let pf = Portfolio::start(&lanes, &problem, &opts.engine_options, smt);
+        self.portfolio(pf, &psys, &backs, opts)
     }
 
-    /// Waits for the engines of `pf` (transition-system answers mapped back through
-    /// `adapter`, Spacer's through the back-translators alone), until an answer passes
-    /// validation, every lane has ended, or the deadline passes.
+    /// Waits for the engines of `pf` (every answer on the preprocessed clauses `psys`,
+    /// mapped back through the back-translators), until an answer passes validation, every
+    /// lane has ended, or the deadline passes.
     fn portfolio(
         &mut self,
         mut pf: Portfolio,
         psys: &ChcSystem,
         backs: &[Box<dyn BackTranslate>],
-        adapter: Option<&TsAdapter>,
         opts: &Options,
     ) -> Verdict {
-        let mut reasons = vec![];
+        let mut stops = vec![];
         loop {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 pf.stop();
-                return Verdict::Unknown("timeout".into());
+                return Verdict::Unknown(Reason::Timeout);
             }
             if self.over_memory() {
                 pf.stop();
@@ -609,7 +603,7 @@ impl Run<'_> {
             }
             if opts.cancelled() {
                 pf.stop();
-                return Verdict::Unknown("interrupted".into());
+                return Verdict::Unknown(Reason::Interrupted);
             }
             // with a memory limit or a stop switch, wakes up every poll interval to look
             let limited = self.memory_limit.or_else(crate::mem::limit_mb).is_some();
@@ -634,46 +628,36 @@ impl Run<'_> {
             let Report {
                 engine,
                 answer,
-                counters,
-                smt: smt_stats,
+                stats,
                 seconds,
             } = r;
-            self.stats
-                .engines
-                .push((engine.name().to_string(), seconds, counters, smt_stats));
+            let name = engine.name();
+            let stop = match &answer {
+                Answer::Unknown(stop) => Some(stop.clone()),
+                _ => None,
+            };
+            self.stats.engines.push(EngineRun {
+                name,
+                seconds,
+                stats,
+                stop,
+            });
             let verdict = match answer {
-                Answer::Graph(SpacerAnswer::Safe(m)) => {
+                Answer::Safe(m) => {
                     debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
-                    self.accept_model(model_back(backs, m), engine.name())
+                    self.accept_model(model_back(backs, m), name)
                 }
-                Answer::Graph(SpacerAnswer::Unsafe(cex)) => {
-                    self.accept_cex(cex_back(backs, cex), engine.name())
-                }
-                Answer::Graph(SpacerAnswer::Unknown(why)) | Answer::Ts(TsAnswer::Unknown(why)) => {
-                    log::info!("{}: unknown ({why})", engine.name());
-                    reasons.push(format!("{}: {why}", engine.name()));
-                    None
-                }
-                Answer::Ts(answer) => {
-                    let adapter = adapter.expect("transition-system engines run on an adapter");
-                    match answer {
-                        TsAnswer::Safe(inv) => {
-                            let model = model_back(backs, adapter.model(psys, &inv));
-                            self.accept_model(model, engine.name())
-                        }
-                        TsAnswer::Unsafe { k, vals } => match adapter.cex(k, &vals) {
-                            Some(cex) => self.accept_cex(cex_back(backs, cex), engine.name()),
-                            None => self.unmapped(engine.name()),
-                        },
-                        TsAnswer::UnsafePath(p) => match adapter.cex_path(&p) {
-                            Some(cex) => self.accept_cex(cex_back(backs, cex), engine.name()),
-                            None => self.unmapped(engine.name()),
-                        },
-                        TsAnswer::UnsafeAccel(p) => {
-                            self.accept_accel(&p, adapter, psys, backs, engine.name())
-                        }
-                        TsAnswer::Unknown(_) => unreachable!("handled above"),
+                Answer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), name),
+                Answer::UnsafeAccel(a) => self.accept_accel(&a, psys, backs, name),
+                Answer::Unknown(stop) => {
+                    if let Stop::Bug(e) = &stop {
+                        log::error!("{name}: {e} (a bug)");
+                        self.stats.engine_bugs += 1;
+                    } else {
+                        log::info!("{name}: unknown ({stop})");
                     }
+                    stops.push((name, stop));
+                    None
                 }
             };
             if let Some(v) = verdict {
@@ -682,7 +666,7 @@ impl Run<'_> {
             }
         }
         pf.stop();
-        Verdict::Unknown(reasons.join("; "))
+        Verdict::Unknown(Reason::EnginesStopped(stops))
     }
 
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.

@@ -145,7 +145,7 @@ fn arrays_are_left_to_the_engines_that_handle_them() {
             e.name()
         );
     }
-    for e in <EngineKind as clap::ValueEnum>::value_variants()
+    for e in <EngineKind as chcsolve::engine::Named>::ALL
         .iter()
         .filter(|e| !e.handles_arrays())
     {
@@ -248,17 +248,13 @@ fn pdr_proves_safety_where_k_induction_cannot() {
 
 /// ABMC's own counters for a run: its bound at the answer.
 fn abmc_depth(out: &chcsolve::Outcome) -> usize {
-    let (_, _, counters, _) = out
-        .stats
-        .engines
-        .iter()
-        .find(|(name, ..)| name == "abmc")
+    let run = (out.stats.engines.iter())
+        .find(|r| r.name == "abmc")
         .expect("abmc reported");
-    counters
-        .iter()
-        .find(|(k, _)| *k == "depth")
-        .and_then(|(_, v)| v.parse().ok())
-        .expect("abmc depth")
+    match run.stats.counters.iter().find(|(k, _)| *k == "depth") {
+        Some((_, chcsolve::engine::Counter::Count(n))) => *n as usize,
+        other => panic!("abmc depth: {other:?}"),
+    }
 }
 
 #[test]

@@ -101,18 +101,15 @@ fn imc_reports_its_counters() {
     };
     let out = solve_str(&input, &opts).unwrap();
     assert_eq!(out.verdict.word(), "sat");
-    let (_, _, counters, _) = out
-        .stats
-        .engines
-        .iter()
-        .find(|(name, ..)| name == "imc")
+    let run = (out.stats.engines.iter())
+        .find(|r| r.name == "imc")
         .expect("imc reported");
+    let counters = &run.stats.counters;
     let get = |key: &str| -> u64 {
-        counters
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, v)| v.parse().ok())
-            .unwrap_or_else(|| panic!("no counter {key}: {counters:?}"))
+        match counters.iter().find(|(k, _)| *k == key) {
+            Some((_, chcsolve::engine::Counter::Count(n))) => *n,
+            _ => panic!("no count {key}: {counters:?}"),
+        }
     };
     assert!(get("k") >= 1);
     assert!(get("interpolants") >= 1);

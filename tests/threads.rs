@@ -36,7 +36,7 @@ fn run(i: usize) -> (String, u32, u32) {
     };
     let out = solve_str(&text, &opts).unwrap();
     let word = match &out.verdict {
-        chcsolve::Verdict::Unknown(why) if why.contains("memory limit") => "unknown (memory)",
+        chcsolve::Verdict::Unknown(chcsolve::Reason::MemoryLimit(_)) => "unknown (memory)",
         chcsolve::Verdict::Unknown(why) => {
             eprintln!("{file}: unknown: {why}");
             "unknown"

@@ -86,7 +86,7 @@ pub fn outcome<'py>(py: Python<'py>, format: Format, o: Outcome) -> PyResult<Bou
                 chcsolve::witness::accel_cex_to_text(&system, &acex),
             )?;
         }
-        Verdict::Unknown(why) => d.set_item("reason_unknown", why)?,
+        Verdict::Unknown(why) => d.set_item("reason_unknown", why.to_string())?,
     }
     Ok(d)
 }

@@ -1,7 +1,9 @@
 //! `--stats` and `--stats-json`: the run's figures on standard error, as text or JSON, and
 //! the figures of a run that a limit ended.
 
-use chcsolve::{Outcome, Progress};
+use chcsolve::engine::{Counter, Stop};
+use chcsolve::solve::stop_kind;
+use chcsolve::{Outcome, Progress, Reason, Verdict};
 
 /// `--stats` / `--stats-json` when the time or memory limit ended the run: the stage it was in and
 /// the figures recorded so far.
@@ -40,6 +42,32 @@ fn json_value(v: &str) -> serde_json::Value {
     }
 }
 
+/// An engine's counter as JSON: a number or a string, by its type.
+fn counter_json(c: &Counter) -> serde_json::Value {
+    match c {
+        Counter::Count(n) => serde_json::json!(n),
+        Counter::Seconds(s) => serde_json::json!(s),
+        Counter::Text(t) => serde_json::json!(t),
+    }
+}
+
+/// An engine's stop as JSON: its kind and what it says.
+fn stop_json(s: &Stop) -> serde_json::Value {
+    serde_json::json!({ "kind": stop_kind(s), "detail": s.to_string() })
+}
+
+/// The reason of an unknown answer as JSON: its kind, its line, and per engine its stop.
+fn reason_json(r: &Reason) -> serde_json::Value {
+    let engines: Vec<_> = match r {
+        Reason::EnginesStopped(stops) => stops
+            .iter()
+            .map(|(e, s)| serde_json::json!({ "engine": e, "stop": stop_json(s) }))
+            .collect(),
+        _ => vec![],
+    };
+    serde_json::json!({ "kind": r.kind(), "detail": r.to_string(), "engines": engines })
+}
+
 /// The figures of `--stats` as one JSON object.
 pub fn stats_json(o: &Outcome) -> serde_json::Value {
     let s = &o.stats;
@@ -61,22 +89,31 @@ pub fn stats_json(o: &Outcome) -> serde_json::Value {
     let engines: Vec<_> = s
         .engines
         .iter()
-        .map(|(name, secs, counters, smt)| {
-            let c: serde_json::Map<String, serde_json::Value> = counters
+        .map(|r| {
+            let c: serde_json::Map<String, serde_json::Value> = r
+                .stats
+                .counters
                 .iter()
-                .map(|(k, v)| (k.to_string(), json_value(v)))
+                .map(|(k, v)| (k.to_string(), counter_json(v)))
                 .collect();
             serde_json::json!({
-                "engine": name,
-                "seconds": secs,
+                "engine": r.name,
+                "seconds": r.seconds,
                 "counters": c,
-                "smt-queries": smt.queries,
-                "smt-seconds": smt.solver_time.as_secs_f64(),
+                "smt-queries": r.stats.smt.queries,
+                "smt-seconds": r.stats.smt.solver_time.as_secs_f64(),
+                "stop": r.stop.as_ref().map(stop_json),
             })
         })
         .collect();
+    let reason = match &o.verdict {
+        Verdict::Unknown(why) => reason_json(why),
+        _ => serde_json::Value::Null,
+    };
     serde_json::json!({
         "answer": o.verdict.word(),
+        "reason-unknown": reason,
+        "engine-bugs": s.engine_bugs,
         "total-seconds": s.total_seconds,
         "parse-seconds": s.parse_seconds,
         "preprocess-seconds": s.preprocess_seconds,
@@ -134,6 +171,7 @@ pub fn print_stats(o: &Outcome) {
         s.validation_failures
     );
     errln!("; validations undecided: {}", s.validations_undecided);
+    errln!("; engine bugs: {}", s.engine_bugs);
     if let Some(v) = &s.validation {
         errln!("; validation: {v}");
     }
@@ -163,13 +201,21 @@ pub fn print_stats(o: &Outcome) {
             st.size
         );
     }
-    for (name, secs, counters, smt) in &s.engines {
-        let c: Vec<String> = counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    for r in &s.engines {
+        let c: Vec<String> = (r.stats.counters.iter())
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let stop = r
+            .stop
+            .as_ref()
+            .map_or(String::new(), |s| format!(", stopped: {s}"));
         errln!(
-            "; engine {name}: {secs:.3}s, {}, smt-queries {}, smt-seconds {:.3}",
+            "; engine {}: {:.3}s, {}, smt-queries {}, smt-seconds {:.3}{stop}",
+            r.name,
+            r.seconds,
             c.join(", "),
-            smt.queries,
-            smt.solver_time.as_secs_f64()
+            r.stats.smt.queries,
+            r.stats.smt.solver_time.as_secs_f64()
         );
     }
 }

@@ -72,7 +72,10 @@ impl TsEngine for Bmc {
         self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        (vec![("depth", self.depth.to_string())], self.smt)
+    fn stats(&self) -> crate::engine::EngineStats {
+        crate::engine::EngineStats {
+            counters: vec![("depth", self.depth.into())],
+            smt: self.smt,
+        }
     }
 }

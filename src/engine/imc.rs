@@ -358,18 +358,18 @@ impl TsEngine for Imc {
         self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        (
-            vec![
-                ("k", self.k.to_string()),
-                ("interpolants", self.interpolants.to_string()),
-                ("interp unknown", self.interp_unknown.to_string()),
-                ("fixpoint iterations", self.iterations.to_string()),
-                ("spurious", self.spurious.to_string()),
-                ("invariant disjuncts", self.disjuncts.to_string()),
+    fn stats(&self) -> crate::engine::EngineStats {
+        crate::engine::EngineStats {
+            counters: vec![
+                ("k", self.k.into()),
+                ("interpolants", self.interpolants.into()),
+                ("interp unknown", self.interp_unknown.into()),
+                ("fixpoint iterations", self.iterations.into()),
+                ("spurious", self.spurious.into()),
+                ("invariant disjuncts", self.disjuncts.into()),
             ],
-            self.smt,
-        )
+            smt: self.smt,
+        }
     }
 }
 

@@ -127,7 +127,10 @@ impl TsEngine for KInduction {
         self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        (vec![("k", self.k.to_string())], self.smt)
+    fn stats(&self) -> crate::engine::EngineStats {
+        crate::engine::EngineStats {
+            counters: vec![("k", self.k.into())],
+            smt: self.smt,
+        }
     }
 }

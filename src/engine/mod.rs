@@ -15,12 +15,14 @@
 //! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`spacer`] |
 
 pub mod abmc;
+mod api;
 pub mod bmc;
 pub mod cegar;
 pub mod imc;
 pub mod kind;
 pub mod kinductive;
 pub mod learn;
+pub(crate) mod named;
 pub mod pdkind;
 pub mod pdr;
 pub mod spacer;
@@ -28,11 +30,14 @@ pub mod tpa;
 pub mod trl;
 mod unroll;
 
+pub use api::{AccelAnswer, Answer, Counter, Engine, EngineStats, ExpandError, OnTs, Problem};
+pub use named::Named;
 pub use unroll::{bmc_query, confirm_cex, Unroller};
 
 use crate::logic::{Assignment, Term};
-use crate::smt::{SmtError, SmtStats, SolverConfig};
+use crate::smt::{SmtError, SolverConfig};
 use crate::ts::{AccelPath, TransitionSystem, TsPath};
+use named::named;
 use std::fmt;
 
 /// Logs a bound at info level when it is a power of two or a multiple of 100, else at debug.
@@ -57,6 +62,9 @@ pub enum Stop {
     SolverError(String),
     /// The problem is outside what the engine handles.
     Unsupported(String),
+    /// The engine broke one of its own invariants, or panicked: a bug, never the solver's
+    /// fault.
+    Bug(String),
 }
 
 impl fmt::Display for Stop {
@@ -67,6 +75,7 @@ impl fmt::Display for Stop {
             Stop::SolverUnknown => write!(f, "solver answered unknown"),
             Stop::SolverError(e) => write!(f, "{e}"),
             Stop::Unsupported(e) => write!(f, "unsupported: {e}"),
+            Stop::Bug(e) => write!(f, "bug: {e}"),
         }
     }
 }
@@ -102,11 +111,14 @@ pub trait TsEngine: Send {
     fn name(&self) -> &'static str;
     fn solve(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> TsAnswer;
     /// Engine-specific counters for `--stats`, plus the SMT counters.
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats);
+    fn stats(&self) -> EngineStats;
+    /// Takes the invariants [`crate::absint`] proved before [`TsEngine::solve`] (PDR starts
+    /// its frames with them); the default ignores them.
+    fn seed(&mut self, _seeds: &crate::absint::Seeds) {}
 }
 
 /// The engines `--engine` can name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineKind {
     /// Bounded model checking: finds counterexamples only.
     Bmc,
@@ -152,6 +164,11 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
+    /// The name `--engine` takes ([`Named::name`], here without the trait in scope).
+    pub fn name(self) -> &'static str {
+        Named::name(self)
+    }
+
     /// Does the engine run on systems with arrays? The others use interpolation or
     /// acceleration, which chcsolve does not do over arrays; they step aside at start.
     pub fn handles_arrays(self) -> bool {
@@ -165,63 +182,62 @@ impl EngineKind {
         )
     }
 
-    pub fn name(self) -> &'static str {
+    /// The engine built from its settings in `opts`.
+    pub fn make(self, opts: &EngineOptions) -> Box<dyn Engine> {
+        let ts = |e: Box<dyn TsEngine>| -> Box<dyn Engine> { Box::new(OnTs(e)) };
         match self {
-            EngineKind::Bmc => "bmc",
-            EngineKind::Kind => "kind",
-            EngineKind::Pdr => "pdr",
-            EngineKind::Abmc => "abmc",
-            EngineKind::Imc => "imc",
-            EngineKind::Tpa => "tpa",
-            EngineKind::Pdkind => "pdkind",
-            EngineKind::SplitTpa => "split-tpa",
-            EngineKind::Trl => "trl",
-            EngineKind::Spacer => "spacer",
-            EngineKind::SpacerLocal => "spacer-local",
-            EngineKind::Cegar => "cegar",
-        }
-    }
-
-    pub fn make(self) -> Box<dyn TsEngine> {
-        match self {
-            EngineKind::Bmc => Box::new(bmc::Bmc::new(bmc::Config::default())),
-            EngineKind::Kind => Box::new(kind::KInduction::new(kind::Config::default())),
-            EngineKind::Pdr => Box::new(pdr::Pdr::new(pdr::Config::default())),
-            EngineKind::Abmc => Box::new(abmc::Abmc::new(abmc::Config::default())),
-            EngineKind::Imc => Box::new(imc::Imc::new(imc::Config::default())),
-            EngineKind::Tpa => Box::new(tpa::Tpa::new(tpa::Config::default())),
-            EngineKind::Pdkind => Box::new(pdkind::Pdkind::new(pdkind::Config::default())),
-            EngineKind::SplitTpa => {
-                Box::new(tpa::split::SplitTpa::new(tpa::split::Config::default()))
-            }
-            EngineKind::Trl => Box::new(trl::Trl::new(trl::Config::default())),
-            // runs on the clause graph: solve.rs starts it, never the transition-system portfolio
-            EngineKind::Spacer | EngineKind::SpacerLocal | EngineKind::Cegar => {
-                Box::new(GraphOnly(self.name()))
-            }
+            EngineKind::Bmc => ts(Box::new(bmc::Bmc::new(opts.bmc.clone()))),
+            EngineKind::Kind => ts(Box::new(kind::KInduction::new(opts.kind.clone()))),
+            EngineKind::Pdr => ts(Box::new(pdr::Pdr::new(opts.pdr.clone()))),
+            EngineKind::Abmc => ts(Box::new(abmc::Abmc::new(opts.abmc.clone()))),
+            EngineKind::Imc => ts(Box::new(imc::Imc::new(opts.imc.clone()))),
+            EngineKind::Tpa => ts(Box::new(tpa::Tpa::new(opts.tpa.clone()))),
+            EngineKind::Pdkind => ts(Box::new(pdkind::Pdkind::new(opts.pdkind.clone()))),
+            EngineKind::SplitTpa => ts(Box::new(tpa::split::SplitTpa::new(opts.split_tpa.clone()))),
+            EngineKind::Trl => ts(Box::new(trl::Trl::new(opts.trl.clone()))),
+            EngineKind::Spacer => Box::new(spacer::Spacer::new(opts.spacer.clone())),
+            EngineKind::SpacerLocal => Box::new(spacer::Spacer::new(spacer::Config {
+                global: false,
+                ..opts.spacer.clone()
+            })),
+            EngineKind::Cegar => Box::new(cegar::Cegar::new(opts.cegar.clone())),
         }
     }
 }
 
-/// A clause-graph engine's place in the transition-system portfolio, where it does not run:
-/// it answers `unknown` at once (the portfolio runs it on the clause graph instead).
-pub struct GraphOnly(pub &'static str);
+named!(EngineKind {
+    Bmc = "bmc": "bounded model checking: counterexamples only",
+    Kind = "kind": "k-induction: counterexamples and k-inductive safety proofs",
+    Pdr = "pdr": "property-directed reachability (IC3/PDR)",
+    Abmc = "abmc": "accelerated BMC with blocking clauses: deep counterexamples, some proofs",
+    Imc = "imc": "interpolation-based model checking (McMillan)",
+    Tpa = "tpa": "transition power abstraction",
+    Pdkind = "pdkind": "property-directed k-induction",
+    SplitTpa = "split-tpa": "split transition power abstraction",
+    Trl = "trl": "transitive relation learning",
+    Spacer = "spacer": "Spacer on the clause graph, also non-linear (global guidance per --spacer-global)",
+    SpacerLocal = "spacer-local": "Spacer without global guidance",
+    Cegar = "cegar": "CEGAR over the linear clause graph (--cegar-* options)",
+});
 
-impl TsEngine for GraphOnly {
-    fn name(&self) -> &'static str {
-        self.0
-    }
-
-    fn solve(&mut self, _ts: &TransitionSystem, _smt: &SolverConfig) -> TsAnswer {
-        TsAnswer::Unknown(Stop::Unsupported(format!(
-            "{} runs on the clause graph, not on a transition system",
-            self.0
-        )))
-    }
-
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        (vec![], SmtStats::default())
-    }
+/// Every engine's settings, one value for all: [`EngineKind::make`] builds each engine from
+/// its part. Each part's `Default` is the documented default of that engine (its
+/// `Config`'s field docs); the CLI maps its flags onto it.
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    pub bmc: bmc::Config,
+    pub kind: kind::Config,
+    pub pdr: pdr::Config,
+    pub abmc: abmc::Config,
+    pub imc: imc::Config,
+    pub tpa: tpa::Config,
+    pub pdkind: pdkind::Config,
+    pub split_tpa: tpa::split::Config,
+    pub trl: trl::Config,
+    /// Spacer's, for every lane that runs it (`spacer-local` turns global guidance off).
+    pub spacer: spacer::Config,
+    /// CEGAR's (`--engine cegar`).
+    pub cegar: cegar::Config,
 }
 
 /// The model-based projection of `/\ phi` under `m` onto `keep` (every other variable
@@ -240,5 +256,5 @@ pub fn project_onto(
         .collect();
     crate::logic::mbp::project(phi, m, &elim)
         .map(|p| crate::logic::mk_and(p.lits))
-        .map_err(|e| Stop::SolverError(format!("projection failed: {e}")))
+        .map_err(|e| Stop::Bug(format!("projection failed: {e}")))
 }

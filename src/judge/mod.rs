@@ -33,7 +33,16 @@ pub use replay::JudgeRun;
 
 use derivation::{Fact, Step};
 use process::Stop;
+use std::sync::Arc;
 use std::time::Instant;
+
+/// The input's text and which of its problems a system is (the k-th `check-sat` or
+/// `query`): what an answer is judged against.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub text: Arc<str>,
+    pub index: usize,
+}
 
 /// What the judge says about an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

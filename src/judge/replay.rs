@@ -1,8 +1,7 @@
 //! The judge of one run: the input's text, its solvers, and the folder where a rejected
 //! answer is written with its input so that the check can be replayed.
 
-use super::{judge, JudgeSolver, Judgment, Witness};
-use crate::solve::Source;
+use super::{judge, JudgeSolver, Judgment, Source, Witness};
 use std::path::PathBuf;
 use std::time::Instant;
 

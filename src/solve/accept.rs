@@ -66,9 +66,9 @@ impl Run<'_> {
         }
     }
 
-    pub(super) fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
+    fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
         log::error!("{engine}: its trace does not map to clauses (a bug)");
-        self.stats.validation_failures += 1;
+        self.stats.engine_bugs += 1;
         None
     }
 
@@ -77,8 +77,7 @@ impl Run<'_> {
     /// expanded into concrete steps within the time left and replayed.
     pub(super) fn accept_accel(
         &mut self,
-        p: &AccelPath,
-        adapter: &TsAdapter,
+        p: &AccelAnswer,
         psys: &ChcSystem,
         backs: &[Box<dyn BackTranslate>],
         engine: &'static str,
@@ -87,8 +86,8 @@ impl Run<'_> {
         let why = if self.expand {
             "--expand".to_string()
         } else {
-            match adapter
-                .accel_cex(psys, p)
+            match p
+                .segments(psys)
                 .and_then(|c| accel_cex_back(backs, self.orig, c))
             {
                 None => "a segment does not map to the original clauses".into(),
@@ -116,7 +115,6 @@ impl Run<'_> {
                                 Err(None) => {
                                     return self.expand_accel(
                                         p,
-                                        adapter,
                                         backs,
                                         engine,
                                         "the judge rejected its certificate".into(),
@@ -127,7 +125,7 @@ impl Run<'_> {
                                         Verdict::Unknown(e) => format!("the judge: {e}"),
                                         _ => "the judge did not accept its certificate".into(),
                                     };
-                                    return self.expand_accel(p, adapter, backs, engine, why);
+                                    return self.expand_accel(p, backs, engine, why);
                                 }
                             }
                             log::info!(
@@ -155,40 +153,34 @@ impl Run<'_> {
                 }
             }
         };
-        self.expand_accel(p, adapter, backs, engine, why)
+        self.expand_accel(p, backs, engine, why)
     }
 
     /// The counterexample `p` expanded into concrete steps within the time left, replayed
     /// and judged; `why` it is expanded goes into the validation line.
     fn expand_accel(
         &mut self,
-        p: &AccelPath,
-        adapter: &TsAdapter,
+        p: &AccelAnswer,
         backs: &[Box<dyn BackTranslate>],
         engine: &'static str,
         why: String,
     ) -> Option<Verdict> {
         log::info!("{engine}: expanding its counterexample ({why})");
         let t = Instant::now();
-        let path = match p.expand(self.deadline) {
-            Ok(path) => path,
-            Err(e) => {
+        let (cex, steps) = match p.expand(self.deadline) {
+            Ok(expanded) => expanded,
+            Err(crate::engine::ExpandError::Failed(e)) => {
                 log::warn!("{engine}: could not expand its counterexample: {e}");
                 return None;
             }
-        };
-        let t_expand = t.elapsed().as_secs_f64();
-        let Some(cex) = adapter.cex_path(&path) else {
-            return self.unmapped(engine);
+            Err(crate::engine::ExpandError::Unmapped) => return self.unmapped(engine),
         };
         let t_adapter = t.elapsed().as_secs_f64();
         let cex = cex_back(backs, cex);
         let t_back = t.elapsed().as_secs_f64();
         let v = self.accept_cex(cex, engine);
         log::info!(
-            "{engine}: expanded {} steps in {t_expand:.3}s, adapter {:.3}s, back-translation {:.3}s, validation {:.3}s",
-            path.steps.len(),
-            t_adapter - t_expand,
+            "{engine}: expanded {steps} steps and mapped to clauses in {t_adapter:.3}s, back-translation {:.3}s, validation {:.3}s",
             t_back - t_adapter,
             t.elapsed().as_secs_f64() - t_back
         );
@@ -268,7 +260,7 @@ impl Run<'_> {
             crate::judge::Judgment::Undecided(e) => {
                 self.stats.judge_undecided += 1;
                 log::warn!("{engine}: the judge could not decide its answer: {e}");
-                Err(Some(Verdict::Unknown(format!("could not validate: {e}"))))
+                Err(Some(Verdict::Unknown(Reason::NotValidated(e.to_string()))))
             }
         }
     }

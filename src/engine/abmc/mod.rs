@@ -153,21 +153,21 @@ impl TsEngine for Abmc {
         r.unwrap_or_else(TsAnswer::Unknown)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+    fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.c;
-        (
-            vec![
-                ("depth", c.depth.to_string()),
-                ("learned", c.learned.to_string()),
-                ("learned exact", c.exact.to_string()),
-                ("acceleration failures", c.failed.to_string()),
-                ("blocking clauses", c.blocking.to_string()),
-                ("counterexample steps", c.cex_steps.to_string()),
-                ("invariant cubes", c.inv_cubes.to_string()),
-                ("plain bmc depth", c.plain_depth.to_string()),
+        crate::engine::EngineStats {
+            counters: vec![
+                ("depth", c.depth.into()),
+                ("learned", c.learned.into()),
+                ("learned exact", c.exact.into()),
+                ("acceleration failures", c.failed.into()),
+                ("blocking clauses", c.blocking.into()),
+                ("counterexample steps", c.cex_steps.into()),
+                ("invariant cubes", c.inv_cubes.into()),
+                ("plain bmc depth", c.plain_depth.into()),
             ],
-            self.smt,
-        )
+            smt: self.smt,
+        }
     }
 }
 

@@ -56,7 +56,9 @@ mod tests_itp;
 
 use crate::chc::ChcSystem;
 use crate::chc::Model;
-pub use crate::engine::spacer::Answer;
+use crate::engine::named::named;
+pub use crate::engine::Answer;
+use crate::engine::Named;
 use crate::engine::Stop;
 use crate::interp::{Backend, InterpConfig, Interpolator};
 use crate::logic::*;
@@ -71,7 +73,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The abstract domain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DomainKind {
     /// Explicit values of tracked variables (seed 000 Sect. 2.2.1, with `MaxEnum`).
     Expl,
@@ -85,7 +87,7 @@ pub enum DomainKind {
 }
 
 /// How an infeasible abstract counterexample becomes new precision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refinement {
     /// Sequence interpolants along the whole trace (the default).
     SeqItp,
@@ -147,7 +149,7 @@ impl fmt::Display for Search {
 }
 
 /// How an interpolant becomes predicates (seed 000, 3.1.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split {
     /// The interpolant as one predicate (the default).
     Whole,
@@ -158,7 +160,7 @@ pub enum Split {
 }
 
 /// Precision per location or one for all.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Granularity {
     /// One precision for every location (items over parameter positions `x0 ..`, applied
     /// wherever the location has those parameters).
@@ -168,7 +170,7 @@ pub enum Granularity {
 }
 
 /// What a refinement removes from the ARG.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Prune {
     /// The subtrees below the parent of the earliest node whose precision the refutation
     /// changes (the default; lazy abstraction).
@@ -178,7 +180,7 @@ pub enum Prune {
 }
 
 /// Seed 001's interpolants besides the refinement's (reachability) ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interpolations {
     /// The refinement's only (the default; seed 001's `R`).
     Plain,
@@ -189,6 +191,40 @@ pub enum Interpolations {
     /// Both (`R+S+E`).
     SafetyError,
 }
+
+named!(DomainKind {
+    Expl = "expl": "explicit values of tracked variables",
+    PredBool = "pred-bool": "Boolean predicate abstraction (all-SAT)",
+    PredCart = "pred-cart": "Cartesian predicate abstraction (the default)",
+    PredSplit = "pred-split": "Boolean predicate abstraction, a successor per disjunct",
+});
+named!(Refinement {
+    SeqItp = "seq-itp": "sequence interpolants along the trace (the default)",
+    FwBinItp = "fw-bin-itp": "binary interpolant after the longest feasible prefix",
+    BwBinItp = "bw-bin-itp": "binary interpolant before the longest feasible suffix",
+    UnsatCore = "unsat-core": "the variables of an unsat core (expl only)",
+    MultiSeq = "multi-seq": "sequence interpolants for every counterexample of the ARG",
+    ExplItp = "expl-itp": "explicit-value interpolation (expl only)",
+});
+named!(Split {
+    Whole = "whole": "the interpolant as one predicate (the default)",
+    Conjuncts = "conjuncts": "each conjunct a predicate",
+    Atoms = "atoms": "each atom a predicate",
+});
+named!(Granularity {
+    Global = "global": "one precision for every location",
+    Local = "local": "a precision per location (the default)",
+});
+named!(Prune {
+    Lazy = "lazy": "below the earliest node the refutation changes (the default)",
+    Full = "full": "everything but the root",
+});
+named!(Interpolations {
+    Plain = "plain": "the refinement's only (the default)",
+    Safety = "safety": "and universal safety interpolants",
+    Error = "error": "and existential error interpolants",
+    SafetyError = "safety-error": "and both",
+});
 
 impl Interpolations {
     fn safety(self) -> bool {
@@ -259,8 +295,7 @@ impl Config {
     pub fn check(&self) -> Result<(), String> {
         let expl_only = matches!(self.refinement, Refinement::UnsatCore | Refinement::ExplItp);
         if expl_only && self.domain != DomainKind::Expl {
-            let name = clap::ValueEnum::to_possible_value(&self.refinement)
-                .map_or_else(|| format!("{:?}", self.refinement), |v| v.get_name().into());
+            let name = self.refinement.name();
             return Err(format!(
                 "cegar: refinement {name} gives variables, so it needs the expl domain"
             ));
@@ -326,6 +361,20 @@ pub struct Cegar {
     safe_sets: Vec<Term>,
 }
 
+impl crate::engine::Engine for Cegar {
+    fn name(&self) -> &'static str {
+        "cegar"
+    }
+
+    fn solve(&mut self, problem: &crate::engine::Problem, smt: &SolverConfig) -> Answer {
+        Cegar::solve(self, &problem.graph, smt)
+    }
+
+    fn stats(&self) -> crate::engine::EngineStats {
+        self.counters()
+    }
+}
+
 impl Cegar {
     pub fn new(cfg: Config) -> Cegar {
         Cegar {
@@ -334,10 +383,6 @@ impl Cegar {
             smt: SmtStats::default(),
             safe_sets: vec![],
         }
-    }
-
-    pub fn name(&self) -> &'static str {
-        "cegar"
     }
 
     /// Solves `sys` (linear clauses only; otherwise unknown); the solver processes die with
@@ -463,26 +508,29 @@ impl Cegar {
     }
 
     /// Engine-specific counters for `--stats`, plus the SMT counters.
-    pub fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+    fn counters(&self) -> crate::engine::EngineStats {
         let c = &self.counters;
         let mut counters = vec![
-            ("iterations", c.iterations.to_string()),
-            ("arg-nodes", c.nodes.to_string()),
-            ("covered", c.covered.to_string()),
-            ("refinements", c.refinements.to_string()),
-            ("precision", c.precision.to_string()),
-            ("seq-itp-fallbacks", c.fallbacks.to_string()),
+            ("iterations", c.iterations.into()),
+            ("arg-nodes", c.nodes.into()),
+            ("covered", c.covered.into()),
+            ("refinements", c.refinements.into()),
+            ("precision", c.precision.into()),
+            ("seq-itp-fallbacks", c.fallbacks.into()),
         ];
         if self.cfg.itp != Interpolations::Plain {
             counters.extend([
-                ("safety-itps", c.safety_itps.to_string()),
-                ("safety-cuts", c.cuts.to_string()),
-                ("error-itps", c.error_itps.to_string()),
-                ("jumps-tried", c.jumps_tried.to_string()),
-                ("jumps", c.jumps.to_string()),
+                ("safety-itps", c.safety_itps.into()),
+                ("safety-cuts", c.cuts.into()),
+                ("error-itps", c.error_itps.into()),
+                ("jumps-tried", c.jumps_tried.into()),
+                ("jumps", c.jumps.into()),
             ]);
         }
-        (counters, self.smt)
+        crate::engine::EngineStats {
+            counters,
+            smt: self.smt,
+        }
     }
 }
 

@@ -101,6 +101,7 @@ pub(super) fn run_counting(
     kill.kill_all();
     timer.join().unwrap();
     let word = match answer {
+        Answer::UnsafeAccel(_) => panic!("{name}: cegar answered with accelerated segments"),
         Answer::Safe(m) => {
             validate::check_model(&sys, &m, &z3(), None)
                 .unwrap_or_else(|e| panic!("{name} {cfg:?}: model rejected: {e}\n{m:?}"));
@@ -348,9 +349,12 @@ fn the_pipeline_validates_cegar_answers_on_the_original_clauses() {
         let opts = Options {
             engines: vec![crate::engine::EngineKind::Cegar],
             timeout: Some(Duration::from_secs(30)),
-            cegar: Config {
-                domain: DomainKind::PredBool,
-                ..Config::default()
+            engine_options: crate::engine::EngineOptions {
+                cegar: Config {
+                    domain: DomainKind::PredBool,
+                    ..Config::default()
+                },
+                ..Default::default()
             },
             ..Options::default()
         };

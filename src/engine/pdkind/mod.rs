@@ -570,26 +570,26 @@ impl TsEngine for Pdkind {
         self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+    fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.counters;
-        (
-            vec![
-                ("n", c.n.to_string()),
-                ("k", c.k.to_string()),
-                ("pushes", c.pushes.to_string()),
-                ("obligations", c.obligations.to_string()),
-                ("strengthened", c.strengthened.to_string()),
-                ("blocked", c.blocked.to_string()),
-                ("weakened", c.weakened.to_string()),
-                ("reach queries", c.reach_queries.to_string()),
-                ("interpolants", c.interpolants.to_string()),
-                ("interp unknown", c.interp_unknown.to_string()),
-                ("frame size", c.frame_size.to_string()),
-                ("reach lemmas", c.reach_lemmas.to_string()),
-                ("cex steps", c.cex_steps.to_string()),
-                ("invariant by", c.invariant_by.to_string()),
+        crate::engine::EngineStats {
+            counters: vec![
+                ("n", c.n.into()),
+                ("k", c.k.into()),
+                ("pushes", c.pushes.into()),
+                ("obligations", c.obligations.into()),
+                ("strengthened", c.strengthened.into()),
+                ("blocked", c.blocked.into()),
+                ("weakened", c.weakened.into()),
+                ("reach queries", c.reach_queries.into()),
+                ("interpolants", c.interpolants.into()),
+                ("interp unknown", c.interp_unknown.into()),
+                ("frame size", c.frame_size.into()),
+                ("reach lemmas", c.reach_lemmas.into()),
+                ("cex steps", c.cex_steps.into()),
+                ("invariant by", c.invariant_by.into()),
             ],
-            self.smt,
-        )
+            smt: self.smt,
+        }
     }
 }

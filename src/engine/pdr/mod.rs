@@ -148,14 +148,23 @@ impl TsEngine for Pdr {
         self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+    fn seed(&mut self, seeds: &crate::absint::Seeds) {
+        if !seeds.ts_cubes.is_empty() {
+            self.cfg.seeds = seeds.ts_cubes.clone();
+        }
+    }
+
+    fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.counters;
         let counters = vec![
-            ("frames", c.frames.to_string()),
-            ("lemmas", c.lemmas.to_string()),
-            ("obligations", c.obligations.to_string()),
-            ("mbp-model-substitutions", c.mbp_substitutions.to_string()),
+            ("frames", c.frames.into()),
+            ("lemmas", c.lemmas.into()),
+            ("obligations", c.obligations.into()),
+            ("mbp-model-substitutions", c.mbp_substitutions.into()),
         ];
-        (counters, self.smt)
+        crate::engine::EngineStats {
+            counters,
+            smt: self.smt,
+        }
     }
 }

@@ -323,6 +323,11 @@ pub fn run(sp: &mut Spacer, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<A
         sp.counters.mbp_substitutions += inner.counters.mbp_substitutions;
         match answer? {
             Answer::Unknown(stop) => return Err(stop),
+            Answer::UnsafeAccel(_) => {
+                return Err(Stop::Bug(
+                    "spacer answered with accelerated segments".into(),
+                ))
+            }
             Answer::Unsafe(cex) => match is_feasible(&prep, &cex, smt_cfg, &mut sp.smt)? {
                 Ok(cex) => return Ok(Answer::Unsafe(cex)),
                 Err(core) => {
@@ -336,9 +341,9 @@ pub fn run(sp: &mut Spacer, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<A
                         }
                     }
                     if !grew {
-                        return Err(Stop::SolverError(
+                        return Err(Stop::Bug(
                             "spacer abstraction: a spurious counterexample of U(Σ̂) is \
-                             infeasible only by Σ̂ (a bug)"
+                             infeasible only by Σ̂"
                                 .into(),
                         ));
                     }

@@ -39,7 +39,7 @@ mod search;
 pub(crate) mod tests;
 
 use crate::chc::ChcSystem;
-use crate::chc::{Cex, Model};
+use crate::chc::Model;
 use crate::engine::pdr::generalize::Steps;
 use crate::engine::Stop;
 use crate::logic::*;
@@ -115,21 +115,32 @@ pub struct Counters {
     pub global: global::GlobalCounters,
 }
 
-/// Spacer's answer, on the system it was given.
-#[derive(Clone, Debug)]
-pub enum Answer {
-    /// A model: per predicate, a formula over its parameters.
-    Safe(Model),
-    /// A derivation of `false` (a tree when clauses are non-linear).
-    Unsafe(Cex),
-    Unknown(Stop),
-}
+pub use crate::engine::Answer;
 
 pub struct Spacer {
     cfg: Config,
     counters: Counters,
     smt: SmtStats,
     abs: abstraction::AbsCounters,
+}
+
+impl crate::engine::Engine for Spacer {
+    fn name(&self) -> &'static str {
+        "spacer"
+    }
+
+    /// On the clause graph; with [`crate::absint`]'s invariants as first lemmas unless the
+    /// abstraction runs.
+    fn solve(&mut self, problem: &crate::engine::Problem, smt: &SolverConfig) -> Answer {
+        if !self.cfg.abstraction {
+            self.cfg.seeds = problem.seeds.per_pred.clone();
+        }
+        Spacer::solve(self, &problem.graph, smt)
+    }
+
+    fn stats(&self) -> crate::engine::EngineStats {
+        self.counters()
+    }
 }
 
 impl Spacer {
@@ -140,10 +151,6 @@ impl Spacer {
             smt: SmtStats::default(),
             abs: abstraction::AbsCounters::default(),
         }
-    }
-
-    pub fn name(&self) -> &'static str {
-        "spacer"
     }
 
     /// Solves `sys`; the solver processes die with `smt.kill` (the caller's timeout).
@@ -193,33 +200,36 @@ impl Spacer {
     }
 
     /// Engine-specific counters for `--stats`, plus the SMT counters.
-    pub fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+    fn counters(&self) -> crate::engine::EngineStats {
         let c = &self.counters;
         let mut counters = vec![
-            ("levels", c.levels.to_string()),
-            ("lemmas", c.lemmas.to_string()),
-            ("must-summaries", c.must_summaries.to_string()),
-            ("obligations", c.obligations.to_string()),
-            ("mbp-model-substitutions", c.mbp_substitutions.to_string()),
+            ("levels", c.levels.into()),
+            ("lemmas", c.lemmas.into()),
+            ("must-summaries", c.must_summaries.into()),
+            ("obligations", c.obligations.into()),
+            ("mbp-model-substitutions", c.mbp_substitutions.into()),
         ];
         if self.cfg.global {
-            counters.push(("gg-clusters", c.global.clusters.to_string()));
-            counters.push(("gg-subsume", c.global.subsume.to_string()));
-            counters.push(("gg-conjecture", c.global.conjecture.to_string()));
-            counters.push(("gg-concretize", c.global.concretize.to_string()));
+            counters.push(("gg-clusters", c.global.clusters.into()));
+            counters.push(("gg-subsume", c.global.subsume.into()));
+            counters.push(("gg-conjecture", c.global.conjecture.into()));
+            counters.push(("gg-concretize", c.global.concretize.into()));
         }
         if self.cfg.abstraction {
             let a = &self.abs;
             counters.extend([
-                ("abstraction-iterations", a.iterations.to_string()),
-                ("abstraction-sigma", a.sigma.to_string()),
-                ("abstraction-sigma-hat", a.sigma_hat.to_string()),
-                ("abstraction-sigma-hat-max", a.sigma_hat_max.to_string()),
-                ("abstraction-bound", a.bound.to_string()),
-                ("abstraction-refinements", a.refinements.to_string()),
-                ("abstraction-invariants", a.invariants.to_string()),
+                ("abstraction-iterations", a.iterations.into()),
+                ("abstraction-sigma", a.sigma.into()),
+                ("abstraction-sigma-hat", a.sigma_hat.into()),
+                ("abstraction-sigma-hat-max", a.sigma_hat_max.into()),
+                ("abstraction-bound", a.bound.into()),
+                ("abstraction-refinements", a.refinements.into()),
+                ("abstraction-invariants", a.invariants.into()),
             ]);
         }
-        (counters, self.smt)
+        crate::engine::EngineStats {
+            counters,
+            smt: self.smt,
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! against the original clauses after preprocessing and back-translation.
 
 use super::*;
+use crate::chc::Cex;
 use crate::engine::EngineKind;
 use crate::frontend::parse_str;
 use crate::testing::{engine_smt, z3};

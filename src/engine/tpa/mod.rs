@@ -114,15 +114,15 @@ pub struct Counters {
 
 impl Counters {
     /// The counters as `--stats` rows.
-    pub(super) fn rows(&self) -> Vec<(&'static str, String)> {
+    pub(super) fn rows(&self) -> Vec<(&'static str, crate::engine::Counter)> {
         vec![
-            ("level", self.level.to_string()),
-            ("queries", self.queries.to_string()),
-            ("interpolants", self.interpolants.to_string()),
-            ("fixpoints", self.fixpoints.to_string()),
-            ("invariants dropped", self.invariants_dropped.to_string()),
-            ("invariant disjuncts", self.invariant_disjuncts.to_string()),
-            ("cex steps", self.cex_steps.to_string()),
+            ("level", self.level.into()),
+            ("queries", self.queries.into()),
+            ("interpolants", self.interpolants.into()),
+            ("fixpoints", self.fixpoints.into()),
+            ("invariants dropped", self.invariants_dropped.into()),
+            ("invariant disjuncts", self.invariant_disjuncts.into()),
+            ("cex steps", self.cex_steps.into()),
         ]
     }
 }
@@ -503,7 +503,10 @@ impl TsEngine for Tpa {
         killed_or(r, smt)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
-        (self.counters.rows(), self.smt)
+    fn stats(&self) -> crate::engine::EngineStats {
+        crate::engine::EngineStats {
+            counters: self.counters.rows(),
+            smt: self.smt,
+        }
     }
 }

@@ -472,11 +472,14 @@ impl TsEngine for SplitTpa {
         killed_or(r, smt)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+    fn stats(&self) -> crate::engine::EngineStats {
         let mut rows = self.counters.rows();
         if let Some(p) = self.proof {
-            rows.push(("proof", format!("{p:?}")));
+            rows.push(("proof", format!("{p:?}").into()));
         }
-        (rows, self.smt)
+        crate::engine::EngineStats {
+            counters: rows,
+            smt: self.smt,
+        }
     }
 }

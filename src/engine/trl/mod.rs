@@ -135,21 +135,21 @@ impl TsEngine for Trl {
         r.unwrap_or_else(TsAnswer::Unknown)
     }
 
-    fn stats(&self) -> (Vec<(&'static str, String)>, SmtStats) {
+    fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.c;
-        (
-            vec![
-                ("depth", c.depth.to_string()),
-                ("max depth", c.max_depth.to_string()),
-                ("learned relations", c.learned.to_string()),
-                ("loops covered by a learned relation", c.reused.to_string()),
-                ("blocking clauses", c.blocking.to_string()),
-                ("invariant cubes", c.inv_cubes.to_string()),
-                ("plain bmc depth", c.plain_depth.to_string()),
-                ("handed over to abmc", c.handed_over.to_string()),
+        crate::engine::EngineStats {
+            counters: vec![
+                ("depth", c.depth.into()),
+                ("max depth", c.max_depth.into()),
+                ("learned relations", c.learned.into()),
+                ("loops covered by a learned relation", c.reused.into()),
+                ("blocking clauses", c.blocking.into()),
+                ("invariant cubes", c.inv_cubes.into()),
+                ("plain bmc depth", c.plain_depth.into()),
+                ("handed over to abmc", u8::from(c.handed_over).into()),
             ],
-            self.smt,
-        )
+            smt: self.smt,
+        }
     }
 }
 
@@ -366,7 +366,7 @@ impl<'a> Run<'a> {
         cfg.max_depth = self.cfg.max_depth;
         let mut abmc = super::abmc::Abmc::new(cfg);
         let r = abmc.solve(self.ts, self.smt_cfg);
-        self.confirm += abmc.stats().1;
+        self.confirm += abmc.stats().smt;
         match r {
             TsAnswer::Unknown(e) => Err(e),
             // ABMC's safety proof is an invariant the validator checks like ours

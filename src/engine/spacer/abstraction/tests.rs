@@ -4,6 +4,7 @@
 use super::super::tests::{with_query, BOOLS, DIRECT_QUERY, FIB, NO_QUERY};
 use super::super::*;
 use super::Prep;
+use crate::chc::Cex;
 use crate::frontend::parse_str;
 use crate::testing::{engine_smt, z3};
 use crate::validate;
@@ -197,7 +198,7 @@ fn the_pipeline_with_abstraction_on() {
             },
             ..Options::default()
         };
-        opts.spacer.abstraction = true;
+        opts.engine_options.spacer.abstraction = true;
         let out = solve_str(&std::fs::read_to_string(p).unwrap(), &opts).unwrap();
         assert_eq!(out.verdict.word(), expected, "{path}: {:?}", out.verdict);
         assert_eq!(out.stats.validation_failures, 0, "{path}");

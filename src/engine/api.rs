@@ -1,0 +1,178 @@
+//! The one boundary between the engines and the rest: every engine answers on the
+//! preprocessed clause graph through [`Engine`], with one [`Answer`] type and typed
+//! [`EngineStats`]. Transition-system engines ([`TsEngine`]) plug in through [`OnTs`], which
+//! holds the shared transition-system adapter and translates their answers back to clauses
+//! (as Golem's `TransitionSystemEngine` does). The portfolio sees only this trait.
+
+use super::{Stop, TsAnswer, TsEngine};
+use crate::absint::Seeds;
+use crate::chc::{AccelCex, Cex, ChcSystem, Model};
+use crate::smt::{SmtStats, SolverConfig};
+use crate::ts::{AccelPath, TsAdapter};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The problem in the forms the engines take.
+#[derive(Clone)]
+pub struct Problem {
+    /// The preprocessed clause graph.
+    pub graph: Arc<ChcSystem>,
+    /// The graph as a transition system and the way back, when its clauses are linear.
+    pub ts: Option<Arc<TsAdapter>>,
+    /// Invariants proven by [`crate::absint`], for PDR's and Spacer's first frames.
+    pub seeds: Arc<Seeds>,
+}
+
+/// An engine's answer, on the preprocessed clause graph.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// A model: per predicate, a formula over its parameters.
+    Safe(Model),
+    /// A derivation of `false` (a tree when clauses are non-linear).
+    Unsafe(Cex),
+    /// A linear derivation of `false` with accelerated segments (ABMC, TRL).
+    UnsafeAccel(AccelAnswer),
+    Unknown(Stop),
+}
+
+impl Answer {
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, Answer::Unknown(_))
+    }
+}
+
+/// A counterexample with accelerated segments, kept as the transition-system path it came
+/// from: certified segment by segment ([`AccelAnswer::segments`]) or, failing that,
+/// expanded into concrete steps ([`AccelAnswer::expand`]).
+#[derive(Clone)]
+pub struct AccelAnswer {
+    path: AccelPath,
+    adapter: Arc<TsAdapter>,
+}
+
+impl fmt::Debug for AccelAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AccelAnswer({} segments)", self.path.segments())
+    }
+}
+
+/// Why an accelerated counterexample could not be expanded.
+#[derive(Clone, Debug)]
+pub enum ExpandError {
+    /// Out of time, or a count the solver could not give.
+    Failed(String),
+    /// The expanded steps do not map to clauses (a bug).
+    Unmapped,
+}
+
+impl AccelAnswer {
+    /// The counterexample on the clauses `graph`, segments and all; `None` when a segment
+    /// does not map to clauses.
+    pub fn segments(&self, graph: &ChcSystem) -> Option<AccelCex> {
+        self.adapter.accel_cex(graph, &self.path)
+    }
+
+    /// Every run of every segment expanded into a concrete step, within `deadline`.
+    pub fn expand(&self, deadline: Option<Instant>) -> Result<(Cex, usize), ExpandError> {
+        let path = self.path.expand(deadline).map_err(ExpandError::Failed)?;
+        let steps = path.steps.len();
+        let cex = self.adapter.cex_path(&path).ok_or(ExpandError::Unmapped)?;
+        Ok((cex, steps))
+    }
+}
+
+/// One figure of an engine's statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Counter {
+    Count(u64),
+    Seconds(f64),
+    Text(String),
+}
+
+impl fmt::Display for Counter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Counter::Count(n) => write!(f, "{n}"),
+            Counter::Seconds(s) => write!(f, "{s:.3}"),
+            Counter::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+macro_rules! counts {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Counter {
+            fn from(n: $t) -> Counter {
+                Counter::Count(n as u64)
+            }
+        }
+    )*};
+}
+counts!(u8, u16, u32, u64, usize);
+
+impl From<String> for Counter {
+    fn from(t: String) -> Counter {
+        Counter::Text(t)
+    }
+}
+
+impl From<&str> for Counter {
+    fn from(t: &str) -> Counter {
+        Counter::Text(t.to_string())
+    }
+}
+
+/// An engine's figures for `--stats`: its own counters, and its solvers'.
+#[derive(Clone, Debug, Default)]
+pub struct EngineStats {
+    pub counters: Vec<(&'static str, Counter)>,
+    pub smt: SmtStats,
+}
+
+/// An engine on the preprocessed clause graph.
+pub trait Engine: Send {
+    fn name(&self) -> &'static str;
+    /// Runs to an answer, or until `smt.kill` kills its solvers (then `Unknown(Killed)`).
+    fn solve(&mut self, problem: &Problem, smt: &SolverConfig) -> Answer;
+    fn stats(&self) -> EngineStats;
+}
+
+/// A transition-system engine on the clause graph: it runs on the problem's transition
+/// system (and steps aside when the clauses are not linear), and its answers are mapped back
+/// to the clauses through the adapter.
+pub struct OnTs(pub Box<dyn TsEngine>);
+
+impl Engine for OnTs {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn solve(&mut self, problem: &Problem, smt: &SolverConfig) -> Answer {
+        let Some(adapter) = &problem.ts else {
+            return Answer::Unknown(Stop::Unsupported("non-linear clauses".into()));
+        };
+        self.0.seed(&problem.seeds);
+        let unmapped = || Answer::Unknown(Stop::Bug("its trace does not map to clauses".into()));
+        match self.0.solve(&adapter.ts, smt) {
+            TsAnswer::Safe(inv) => Answer::Safe(adapter.model(&problem.graph, &inv)),
+            TsAnswer::Unsafe { k, vals } => {
+                adapter.cex(k, &vals).map_or_else(unmapped, Answer::Unsafe)
+            }
+            TsAnswer::UnsafePath(p) => adapter.cex_path(&p).map_or_else(unmapped, Answer::Unsafe),
+            TsAnswer::UnsafeAccel(path) => Answer::UnsafeAccel(AccelAnswer {
+                path,
+                adapter: adapter.clone(),
+            }),
+            TsAnswer::Unknown(stop) => Answer::Unknown(stop),
+        }
+    }
+
+    fn stats(&self) -> EngineStats {
+        self.0.stats()
+    }
+}
+
+#[cfg(test)]
+#[path = "api_tests.rs"]
+mod tests;
