@@ -21,6 +21,7 @@ pub mod imc;
 pub mod kind;
 pub mod kinductive;
 pub mod learn;
+mod obligations;
 pub mod pdkind;
 pub mod pdr;
 pub mod spacer;
