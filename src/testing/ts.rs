@@ -50,6 +50,19 @@ pub fn counter(n: i64, safe: bool) -> TransitionSystem {
     )
 }
 
+/// x = 0; x' = x + 1 or x' = x - 1; bad: x = 10^12: deep, and no small invariant (for the
+/// tests of a stop).
+pub fn far_walk() -> TransitionSystem {
+    system(
+        mk_eq(x(), mk_int(0)),
+        mk_or(vec![
+            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
+            mk_eq(x1(), mk_add(vec![x(), mk_int(-1)])),
+        ]),
+        mk_eq(x(), mk_int(1_000_000_000_000i64)),
+    )
+}
+
 /// The three conditions of an inductive invariant excluding the query (over the state
 /// variables; `init => inv`, `inv /\ trans => inv'`, `inv /\ query` unsatisfiable), each
 /// checked by `z3`: the first that fails, if any.

@@ -1,7 +1,7 @@
 use super::*;
 use crate::smt::SolverKind;
 use crate::testing::ts::{
-    assert_cex, assert_safe, assert_stops_when_killed, counter, system, x, x1,
+    assert_cex, assert_safe, assert_stops_when_killed, counter, far_walk, system, x, x1,
 };
 use crate::testing::{engine_solver, solver, z3_unsat};
 
@@ -156,15 +156,7 @@ fn stops_at_its_bound() {
 #[test]
 fn stops_when_killed() {
     let Some(cfg) = engine_solver() else { return };
-    // x = 0; x' = x + 1 or x' = x - 1; bad: x = 10^12: deep, no small invariant
-    let ts = system(
-        mk_eq(x(), mk_int(0)),
-        mk_or(vec![
-            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
-            mk_eq(x1(), mk_add(vec![x(), mk_int(-1)])),
-        ]),
-        mk_eq(x(), mk_int(1_000_000_000_000i64)),
-    );
+    let ts = far_walk();
     assert_stops_when_killed(&cfg, Duration::from_millis(500), || {
         Pdkind::new(Config::default()).solve(&ts, &cfg)
     });

@@ -1,7 +1,7 @@
 use super::*;
 use crate::testing::engine_solver;
 use crate::testing::ts::{
-    assert_cex, assert_safe, assert_stops_when_killed, counter, system, x, x1,
+    assert_cex, assert_safe, assert_stops_when_killed, counter, far_walk, system, x, x1,
 };
 
 #[test]
@@ -72,15 +72,7 @@ fn init_and_query_with_local_variables() {
 #[test]
 fn stops_when_killed() {
     let Some(cfg) = engine_solver() else { return };
-    // x = 0; x' = x + 1 or x' = x - 1; bad: x = 10^12: deep, and no small fixpoint
-    let ts = system(
-        mk_eq(x(), mk_int(0)),
-        mk_or(vec![
-            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
-            mk_eq(x1(), mk_add(vec![x(), mk_int(-1)])),
-        ]),
-        mk_eq(x(), mk_int(1_000_000_000_000i64)),
-    );
+    let ts = far_walk();
     assert_stops_when_killed(&cfg, Duration::from_millis(300), || {
         Tpa::new(Config::default()).solve(&ts, &cfg)
     });
