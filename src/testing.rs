@@ -5,6 +5,10 @@
 //! solver is missing, [`skip`] decides: under `CI=true` the test fails and names the
 //! missing solver (a run in CI must not pass by testing nothing); on a developer's machine
 //! the test is skipped with one line on standard error.
+//!
+//! [`ts`] has the transition systems of the engines' tests and the checks of their answers.
+
+pub mod ts;
 
 use crate::logic::{free_vars, Term};
 use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
@@ -66,6 +70,27 @@ pub fn z3() -> SolverConfig {
         SolverKind::Z3,
         find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
     )
+}
+
+/// yices, for a test that cannot do without it: a missing yices fails the test, on any
+/// machine.
+pub fn yices() -> SolverConfig {
+    SolverConfig::new(
+        SolverKind::Yices,
+        find_solver(SolverKind::Yices, None).expect("yices: run solvers/install"),
+    )
+}
+
+/// A z3 process of the test's own (labelled `test`), each check bounded to `timeout_ms`
+/// and its memory to 1000 MB (quantified checks can blow up); `None` (after [`skip`]) when
+/// z3 is missing.
+pub fn bounded_z3(test: &str, timeout_ms: u64) -> Option<Smt> {
+    let cfg = solver(SolverKind::Z3)?;
+    let mut smt = Smt::new(&cfg, test).unwrap();
+    smt.raw(&format!("(set-option :timeout {timeout_ms})"))
+        .unwrap();
+    smt.raw("(set-option :memory_max_size 1000)").unwrap();
+    Some(smt)
 }
 
 /// [`engine_solver`] for a test that cannot do without it.

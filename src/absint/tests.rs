@@ -6,7 +6,7 @@ use super::congruence::{self, Cong};
 use super::karr::{self, Affine};
 use super::*;
 use crate::frontend::parse_str;
-use crate::smt::{find_solver, SolverKind};
+use crate::testing::yices;
 use num_bigint::BigInt;
 
 fn row(coefs: &[(usize, i64)], k: i64) -> Row {
@@ -218,11 +218,6 @@ fn intervals_widen_an_unbounded_counter() {
         cands[0]
     );
     assert!(!cands[0].iter().any(|t| format!("{t}").contains("<= x0")));
-}
-
-fn yices() -> SolverConfig {
-    let p = find_solver(SolverKind::Yices, None).expect("the tests need yices");
-    SolverConfig::new(SolverKind::Yices, p)
 }
 
 #[test]

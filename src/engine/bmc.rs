@@ -2,10 +2,11 @@
 //! Checking* (seed 003), without acceleration.
 //!
 //! One solver holds `init@0 /\ trans@0 /\ .. /\ trans@(k-1)`; at each depth `k` the query
-//! `query@k` is checked under a push, then `trans@k` is added for good.
+//! `query@k` is checked under a push, then `trans@k` is added for good ([`BmcSteps`]).
 
+use super::unroll::BmcSteps;
 use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
-use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
+use crate::smt::{Smt, SmtStats, SolverConfig};
 use crate::ts::TransitionSystem;
 
 /// BMC settings.
@@ -31,33 +32,22 @@ impl Bmc {
     }
 
     fn run(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> Result<TsAnswer, Stop> {
-        let mut u = Unroller::new(Smt::new(smt, "bmc")?);
-        let r = self.unroll(ts, &mut u);
-        self.smt = u.smt.stats();
+        let mut b = BmcSteps::new(Unroller::new(Smt::new(smt, "bmc")?));
+        let r = self.unroll(ts, &mut b);
+        self.smt = b.stats();
         r
     }
 
-    fn unroll(&mut self, ts: &TransitionSystem, u: &mut Unroller) -> Result<TsAnswer, Stop> {
-        u.assert_at(ts, &ts.init, 0)?;
+    fn unroll(&mut self, ts: &TransitionSystem, b: &mut BmcSteps) -> Result<TsAnswer, Stop> {
         for k in 0.. {
             if self.cfg.max_depth.is_some_and(|m| k > m) {
                 return Err(Stop::Bound(k - 1));
             }
             self.depth = k;
             log_progress("bmc: depth", k);
-            // init@0 /\ trans@0..trans@(k-1) /\ query@k
-            u.push()?;
-            u.assert_at(ts, &ts.query, k)?;
-            match u.check()? {
-                SatResult::Sat => {
-                    let vals = u.model()?;
-                    return Ok(TsAnswer::Unsafe { k, vals });
-                }
-                SatResult::Unknown => return Err(Stop::SolverUnknown),
-                SatResult::Unsat => {}
+            if let Some(vals) = b.check(ts, k)? {
+                return Ok(TsAnswer::Unsafe { k, vals });
             }
-            u.pop()?;
-            u.assert_at(ts, &ts.trans, k)?;
         }
         unreachable!()
     }

@@ -6,7 +6,7 @@
 //!
 //! - **The outer loop over `k`** ("if the procedure aborts, increase `k`"): `Imc::search`.
 //!   At each `k >= 1` it first runs BMC at depth `k` in its own incremental solver
-//!   (`bmc_query`; depth 0 is checked before the loop), so every counterexample is found
+//!   ([`BmcSteps`]; depth 0 is checked before the loop), so every counterexample is found
 //!   by BMC as in `bmc.rs` and answered as `Unsafe { k, vals }` with the model of the
 //!   unrolling.
 //! - **The procedure `FiniteRun(M, p, k)`** at one `k`: `Imc::fixpoint`. With `R = init`:
@@ -39,7 +39,8 @@
 //! deepening; counted as `interp unknown`). When the engine is killed, it stops with
 //! [`Stop::Killed`].
 
-use super::{bmc_query, log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use super::unroll::BmcSteps;
+use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::interp::{Backend, Interp, InterpConfig, Interpolator};
 use crate::logic::*;
 use crate::smt::{KillSwitch, SatResult, Smt, SmtStats, SolverConfig};
@@ -126,11 +127,11 @@ impl Imc {
     }
 
     fn run(&mut self, ts: &TransitionSystem, smt: &SolverConfig) -> Result<TsAnswer, Stop> {
-        let mut bmc = Unroller::new(Smt::new(smt, "imc-bmc")?);
+        let mut bmc = BmcSteps::new(Unroller::new(Smt::new(smt, "imc-bmc")?));
         let check = match Smt::new(smt, "imc-check") {
             Ok(s) => s,
             Err(e) => {
-                self.smt = bmc.smt.stats();
+                self.smt = bmc.stats();
                 return Err(e.into());
             }
         };
@@ -142,7 +143,7 @@ impl Imc {
             log::warn!("imc: no interpolation backend found; only BMC will run");
         }
         let r = self.search(ts, &mut bmc, &mut check, &mut itp, &smt.kill);
-        self.smt = bmc.smt.stats();
+        self.smt = bmc.stats();
         self.smt += check.smt.stats();
         r
     }
@@ -151,14 +152,13 @@ impl Imc {
     fn search(
         &mut self,
         ts: &TransitionSystem,
-        bmc: &mut Unroller,
+        bmc: &mut BmcSteps,
         check: &mut Unroller,
         itp: &mut Interpolator,
         kill: &KillSwitch,
     ) -> Result<TsAnswer, Stop> {
         let init = InitStates::new(ts);
-        bmc.assert_at(ts, &ts.init, 0)?;
-        if let Some(vals) = bmc_query(ts, bmc, 0)? {
+        if let Some(vals) = bmc.check(ts, 0)? {
             return Ok(TsAnswer::Unsafe { k: 0, vals });
         }
         for k in 1.. {
@@ -168,8 +168,7 @@ impl Imc {
             self.k = k;
             log_progress("imc: k =", k);
             // init@0 /\ trans@0..trans@(k-1) /\ query@k
-            bmc.assert_at(ts, &ts.trans, k - 1)?;
-            if let Some(vals) = bmc_query(ts, bmc, k)? {
+            if let Some(vals) = bmc.check(ts, k)? {
                 return Ok(TsAnswer::Unsafe { k, vals });
             }
             if let Some(inv) = self.fixpoint(ts, k, &init, check, itp, kill)? {
@@ -376,58 +375,8 @@ impl TsEngine for Imc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smt::SolverKind;
-    use crate::testing::{engine_solver, solver, z3_unsat};
-    use std::time::Instant;
-
-    fn x() -> Term {
-        mk_var("x", Sort::Int)
-    }
-
-    fn x1() -> Term {
-        mk_var("x'", Sort::Int)
-    }
-
-    fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
-        TransitionSystem {
-            state: vec![Var {
-                name: "x".into(),
-                sort: Sort::Int,
-            }],
-            next: vec![Var {
-                name: "x'".into(),
-                sort: Sort::Int,
-            }],
-            init,
-            trans,
-            query,
-        }
-    }
-
-    /// The three conditions of an inductive invariant excluding the query, checked by z3
-    /// independently of the engine.
-    fn assert_inductive(ts: &TransitionSystem, inv: &Term) {
-        let z3 = solver(SolverKind::Z3).unwrap();
-        for v in free_vars(inv) {
-            assert!(ts.state.contains(&v), "invariant mentions {}", v.name);
-        }
-        let not = |t: Term| mk_not(t);
-        assert!(
-            z3_unsat(&z3, &mk_and(vec![ts.init.clone(), not(inv.clone())])),
-            "init => R"
-        );
-        assert!(
-            z3_unsat(
-                &z3,
-                &mk_and(vec![inv.clone(), ts.trans.clone(), not(ts.prime(inv))])
-            ),
-            "R /\\ trans => R'"
-        );
-        assert!(
-            z3_unsat(&z3, &mk_and(vec![inv.clone(), ts.query.clone()])),
-            "R /\\ query"
-        );
-    }
+    use crate::testing::engine_solver;
+    use crate::testing::ts::{assert_cex, assert_safe, assert_stops_when_killed, system, x, x1};
 
     #[test]
     fn proves_a_bounded_counter_safe_with_an_inductive_invariant() {
@@ -442,10 +391,7 @@ mod tests {
             mk_gt(x(), mk_int(10)),
         );
         let mut e = Imc::new(Config::default());
-        match e.solve(&ts, &cfg) {
-            TsAnswer::Safe(inv) => assert_inductive(&ts, &inv),
-            a => panic!("expected safe, got {a:?}"),
-        }
+        assert_safe(&ts, &e.solve(&ts, &cfg));
         assert!(e.interpolants >= 1 && e.disjuncts >= 1);
     }
 
@@ -465,10 +411,7 @@ mod tests {
             "the local should stay quantified"
         );
         let mut e = Imc::new(Config::default());
-        match e.solve(&ts, &cfg) {
-            TsAnswer::Safe(inv) => assert_inductive(&ts, &inv),
-            a => panic!("expected safe, got {a:?}"),
-        }
+        assert_safe(&ts, &e.solve(&ts, &cfg));
     }
 
     #[test]
@@ -481,21 +424,7 @@ mod tests {
             mk_eq(x(), mk_int(5)),
         );
         let mut e = Imc::new(Config::default());
-        match e.solve(&ts, &cfg) {
-            TsAnswer::Unsafe { k, vals } => {
-                assert_eq!(k, 5);
-                assert_eq!(eval_bool(&ts.at(&ts.init, 0), &vals), Ok(true));
-                for i in 0..k {
-                    assert_eq!(
-                        eval_bool(&ts.at(&ts.trans, i), &vals),
-                        Ok(true),
-                        "trans@{i}"
-                    );
-                }
-                assert_eq!(eval_bool(&ts.at(&ts.query, k), &vals), Ok(true));
-            }
-            a => panic!("expected unsafe, got {a:?}"),
-        }
+        assert_cex(&ts, &e.solve(&ts, &cfg), 5);
     }
 
     /// The suffix lets a path stop at the query: a bad state without successors counts.
@@ -532,20 +461,8 @@ mod tests {
             mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
             mk_eq(x(), mk_int(1_000_000)),
         );
-        let kill = cfg.kill.clone();
-        let killer = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(500));
-            kill.kill_all();
+        assert_stops_when_killed(&cfg, Duration::from_millis(500), || {
+            Imc::new(Config::default()).solve(&ts, &cfg)
         });
-        let start = Instant::now();
-        let mut e = Imc::new(Config::default());
-        let a = e.solve(&ts, &cfg);
-        killer.join().unwrap();
-        assert!(matches!(a, TsAnswer::Unknown(Stop::Killed)), "{a:?}");
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "{:?}",
-            start.elapsed()
-        );
     }
 }

@@ -11,6 +11,7 @@
 //! (Step-local variables of the query are existential, so `P@i` is asserted with fresh
 //! locals: a weaker assumption, which keeps the step check sound.)
 
+use super::unroll::BmcSteps;
 use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
@@ -39,10 +40,10 @@ impl KInduction {
     }
 
     fn run(&mut self, ts: &TransitionSystem, cfg: &SolverConfig) -> Result<TsAnswer, Stop> {
-        let mut base = Unroller::new(Smt::new(cfg, "kind-base")?);
+        let mut base = BmcSteps::new(Unroller::new(Smt::new(cfg, "kind-base")?));
         let mut step = Unroller::new(Smt::new(cfg, "kind-step")?);
         let r = self.unroll(ts, &mut base, &mut step);
-        self.smt = base.smt.stats();
+        self.smt = base.stats();
         self.smt += step.smt.stats();
         r
     }
@@ -50,10 +51,9 @@ impl KInduction {
     fn unroll(
         &mut self,
         ts: &TransitionSystem,
-        base: &mut Unroller,
+        base: &mut BmcSteps,
         step: &mut Unroller,
     ) -> Result<TsAnswer, Stop> {
-        base.assert_at(ts, &ts.init, 0)?;
         for k in 0.. {
             if self.cfg.max_k.is_some_and(|m| k > m) {
                 return Err(Stop::Bound(k - 1));
@@ -61,18 +61,9 @@ impl KInduction {
             self.k = k;
             log_progress("kind: k =", k);
             // base: init@0 /\ trans@0..trans@(k-1) /\ query@k
-            base.push()?;
-            base.assert_at(ts, &ts.query, k)?;
-            match base.check()? {
-                SatResult::Sat => {
-                    let vals = base.model()?;
-                    return Ok(TsAnswer::Unsafe { k, vals });
-                }
-                SatResult::Unknown => return Err(Stop::SolverUnknown),
-                SatResult::Unsat => {}
+            if let Some(vals) = base.check(ts, k)? {
+                return Ok(TsAnswer::Unsafe { k, vals });
             }
-            base.pop()?;
-            base.assert_at(ts, &ts.trans, k)?;
             // step: trans@0..trans@(k-1) /\ P@0..P@(k-1) /\ query@k
             step.push()?;
             step.assert_at(ts, &ts.query, k)?;

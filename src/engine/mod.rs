@@ -23,6 +23,7 @@ pub mod kind;
 pub mod kinductive;
 pub mod learn;
 pub(crate) mod named;
+mod obligations;
 pub mod pdkind;
 pub mod pdr;
 pub mod spacer;

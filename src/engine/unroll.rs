@@ -1,5 +1,6 @@
 //! Incremental unrolling of a transition system into one solver, declaring step-indexed variables on demand.
 
+use super::Stop;
 use crate::logic::{Assignment, Term, Var};
 use crate::smt::{SatResult, Smt, SmtError};
 use crate::ts::TransitionSystem;
@@ -75,16 +76,57 @@ pub fn bmc_query(
     ts: &TransitionSystem,
     u: &mut Unroller,
     k: usize,
-) -> Result<Option<Assignment>, super::Stop> {
+) -> Result<Option<Assignment>, Stop> {
     u.push()?;
     u.assert_at(ts, &ts.query, k)?;
     match u.check()? {
         SatResult::Sat => return Ok(Some(u.model()?)),
-        SatResult::Unknown => return Err(super::Stop::SolverUnknown),
+        SatResult::Unknown => return Err(Stop::SolverUnknown),
         SatResult::Unsat => {}
     }
     u.pop()?;
     Ok(None)
+}
+
+/// Plain BMC in one incremental solver: `init@0 /\ trans@0 .. trans@(k-1)` asserted for
+/// good, and at each depth `k` the query `query@k` checked under a push ([`bmc_query`]).
+/// The unrolling is extended only when a deeper query is asked, so the solver sees the same
+/// commands as a loop that adds `trans@k` after the query at `k`.
+pub struct BmcSteps {
+    pub u: Unroller,
+    /// `init@0` is asserted.
+    init: bool,
+    /// `trans@0 .. trans@(depth-1)` are asserted.
+    depth: usize,
+}
+
+impl BmcSteps {
+    pub fn new(u: Unroller) -> BmcSteps {
+        BmcSteps {
+            u,
+            init: false,
+            depth: 0,
+        }
+    }
+
+    /// Is `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` satisfiable? Its model when it is.
+    /// Unrolls up to `k` first; `k` is at least every depth checked before.
+    pub fn check(&mut self, ts: &TransitionSystem, k: usize) -> Result<Option<Assignment>, Stop> {
+        debug_assert!(k >= self.depth, "bmc: depth {k} after {}", self.depth);
+        if !self.init {
+            self.u.assert_at(ts, &ts.init, 0)?;
+            self.init = true;
+        }
+        while self.depth < k {
+            self.u.assert_at(ts, &ts.trans, self.depth)?;
+            self.depth += 1;
+        }
+        bmc_query(ts, &mut self.u, k)
+    }
+
+    pub fn stats(&self) -> crate::smt::SmtStats {
+        self.u.smt.stats()
+    }
 }
 
 /// A counterexample of `k` steps that an abstracting engine (`engine`) claims, re-found by
@@ -97,33 +139,25 @@ pub fn confirm_cex(
     engine: &str,
     k: usize,
     bound: usize,
-) -> (Result<super::TsAnswer, super::Stop>, crate::smt::SmtStats) {
-    use super::{Stop, TsAnswer};
+) -> (Result<super::TsAnswer, Stop>, crate::smt::SmtStats) {
+    use super::TsAnswer;
     let mut stats = crate::smt::SmtStats::default();
     let label = format!("{engine}-bmc");
     let mut at_k = || -> Result<Option<TsAnswer>, Stop> {
-        let mut u = Unroller::new(Smt::new(smt, &label)?);
-        let r = (|| {
-            u.assert_at(ts, &ts.init, 0)?;
-            for j in 0..k {
-                u.assert_at(ts, &ts.trans, j)?;
-            }
-            Ok(bmc_query(ts, &mut u, k)?.map(|vals| TsAnswer::Unsafe { k, vals }))
-        })();
-        stats += u.smt.stats();
-        r
+        let mut b = BmcSteps::new(Unroller::new(Smt::new(smt, &label)?));
+        let r = b.check(ts, k);
+        stats += b.stats();
+        Ok(r?.map(|vals| TsAnswer::Unsafe { k, vals }))
     };
     let up_to_bound = || -> Result<TsAnswer, Stop> {
         log::error!(
             "{engine}: no counterexample of {k} steps, as {engine} claims (a bug); trying every depth up to {bound}"
         );
-        let mut u = Unroller::new(Smt::new(smt, &label)?);
-        u.assert_at(ts, &ts.init, 0)?;
+        let mut b = BmcSteps::new(Unroller::new(Smt::new(smt, &label)?));
         for j in 0..=bound {
-            if let Some(vals) = bmc_query(ts, &mut u, j)? {
+            if let Some(vals) = b.check(ts, j)? {
                 return Ok(TsAnswer::Unsafe { k: j, vals });
             }
-            u.assert_at(ts, &ts.trans, j)?;
         }
         Err(Stop::SolverError(format!(
             "{engine}: no counterexample within {bound} steps, as {engine} claims"

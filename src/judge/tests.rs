@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 fn z3() -> Vec<JudgeSolver> {
-    let p = crate::smt::find_solver(crate::smt::SolverKind::Z3, None).expect("z3");
-    vec![JudgeSolver::Z3(p)]
+    vec![JudgeSolver::Z3(crate::testing::z3().path)]
 }
 
 fn both() -> Vec<JudgeSolver> {

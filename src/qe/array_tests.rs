@@ -5,13 +5,9 @@
 use super::Qe;
 use crate::logic::testing::{iv, Rng};
 use crate::logic::*;
-use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+use crate::smt::{SatResult, Smt};
+use crate::testing::z3;
 use rustc_hash::FxHashMap;
-
-fn z3() -> SolverConfig {
-    let p = find_solver(SolverKind::Z3, None).expect("z3 (solvers/install)");
-    SolverConfig::new(SolverKind::Z3, p)
-}
 
 fn arr(name: &str) -> Term {
     mk_var(name, array_sort(Sort::Int, Sort::Int))

@@ -4,7 +4,7 @@
 //! (z3's plain `check-sat` can loop on quantified `mod`), with a time limit.
 
 use super::*;
-use crate::smt::{find_solver, SolverKind};
+use crate::smt::SolverKind;
 
 use crate::logic::testing::{iv, Rng};
 
@@ -53,13 +53,6 @@ thread_local! {
     static UNDECIDED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-fn z3_config() -> SolverConfig {
-    SolverConfig::new(
-        SolverKind::Z3,
-        find_solver(SolverKind::Z3, None).expect("z3: run solvers/install"),
-    )
-}
-
 /// Is `r` equivalent to `q`, a term whose quantifiers are all `exists` in positive positions?
 /// `q /\ not r` is checked with the quantified variables as constants (quantifier-free);
 /// `r /\ not q'` with `q'` z3's own elimination of `q` (`(apply (then qe simplify))`: z3's
@@ -89,7 +82,7 @@ fn equivalent(z3: &mut Smt, q: &Term, r: &Term) -> bool {
     for tactic in ["(then qe simplify)", "(then qe2 simplify)"] {
         // a process of its own: z3 may give up (`tactic failed: canceled` at the time limit),
         // which leaves the process unusable
-        let mut z = Smt::new(&z3_config(), "qe-oracle").unwrap();
+        let mut z = Smt::new(&crate::testing::z3(), "qe-oracle").unwrap();
         z.raw("(set-option :timeout 10000)").unwrap();
         z.assert(q).unwrap();
         let text = z.raw_query(&format!("(apply {tactic})"));

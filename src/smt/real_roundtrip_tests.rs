@@ -130,9 +130,7 @@ fn the_front_end_reads_printed_rationals_as_written() {
 
 #[test]
 fn z3_reads_printed_real_literals_with_their_meaning() {
-    let path = crate::smt::find_solver(crate::smt::SolverKind::Z3, None)
-        .expect("z3 (scripts/setup installs it)");
-    let mut z3 = crate::smt::SolverConfig::new(crate::smt::SolverKind::Z3, path);
+    let mut z3 = crate::testing::z3();
     z3.reals = true;
     let mut rng = Rng(3);
     let (vs, _) = real_vars();

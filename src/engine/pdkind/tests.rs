@@ -1,7 +1,9 @@
 use super::*;
 use crate::smt::SolverKind;
+use crate::testing::ts::{
+    assert_cex, assert_safe, assert_stops_when_killed, counter, far_walk, system, x, x1,
+};
 use crate::testing::{engine_solver, solver, z3_unsat};
-use std::time::Instant;
 
 fn int(n: &str) -> Var {
     Var {
@@ -14,87 +16,13 @@ fn v(n: &str) -> Term {
     mk_var(n, Sort::Int)
 }
 
-fn x() -> Term {
-    v("x")
-}
-
-fn x1() -> Term {
-    v("x'")
-}
-
-fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
-    TransitionSystem {
-        state: vec![int("x")],
-        next: vec![int("x'")],
-        init,
-        trans,
-        query,
-    }
-}
-
-/// The three conditions of an inductive invariant excluding the query, by a fresh z3,
-/// independently of the engine.
-fn assert_inductive(ts: &TransitionSystem, a: &TsAnswer) {
-    let TsAnswer::Safe(inv) = a else {
-        panic!("expected safe, got {a:?}")
-    };
-    let z3 = solver(SolverKind::Z3).unwrap();
-    for v in free_vars(inv) {
-        assert!(ts.state.contains(&v), "invariant mentions {}", v.name);
-    }
-    assert!(
-        z3_unsat(&z3, &mk_and(vec![ts.init.clone(), mk_not(inv.clone())])),
-        "init => Inv: {inv:?}"
-    );
-    assert!(
-        z3_unsat(
-            &z3,
-            &mk_and(vec![inv.clone(), ts.trans.clone(), mk_not(ts.prime(inv))])
-        ),
-        "Inv /\\ trans => Inv': {inv:?}"
-    );
-    assert!(
-        z3_unsat(&z3, &mk_and(vec![inv.clone(), ts.query.clone()])),
-        "Inv /\\ query: {inv:?}"
-    );
-}
-
-/// A model of `init@0 /\ trans@0..trans@(depth-1) /\ query@depth`, by exact evaluation.
-fn assert_cex(ts: &TransitionSystem, a: &TsAnswer, depth: usize) {
-    let TsAnswer::Unsafe { k, vals } = a else {
-        panic!("expected unsafe, got {a:?}")
-    };
-    assert_eq!(*k, depth);
-    assert_eq!(eval_bool(&ts.at(&ts.init, 0), vals), Ok(true));
-    for i in 0..*k {
-        assert_eq!(eval_bool(&ts.at(&ts.trans, i), vals), Ok(true), "trans@{i}");
-    }
-    assert_eq!(eval_bool(&ts.at(&ts.query, *k), vals), Ok(true));
-}
-
-/// x = 0; x < n -> x' = x + 1; bad: x >= n (depth n) or x > n (safe).
-fn counter(n: i64, safe: bool) -> TransitionSystem {
-    system(
-        mk_eq(x(), mk_int(0)),
-        mk_and(vec![
-            mk_lt(x(), mk_int(n)),
-            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
-        ]),
-        if safe {
-            mk_gt(x(), mk_int(n))
-        } else {
-            mk_ge(x(), mk_int(n))
-        },
-    )
-}
-
 #[test]
 fn proves_a_bounded_counter_safe_with_an_inductive_invariant() {
     let Some(cfg) = engine_solver() else { return };
     let ts = counter(10, true);
     let mut e = Pdkind::new(Config::default());
     let a = e.solve(&ts, &cfg);
-    assert_inductive(&ts, &a);
+    assert_safe(&ts, &a);
     assert!(e.counters().pushes >= 1, "{:?}", e.counters());
 }
 
@@ -121,7 +49,7 @@ fn proves_an_unbounded_loop_safe() {
     );
     let mut e = Pdkind::new(Config::default());
     let a = e.solve(&ts, &cfg);
-    assert_inductive(&ts, &a);
+    assert_safe(&ts, &a);
 }
 
 #[test]
@@ -137,7 +65,7 @@ fn init_and_query_with_local_variables() {
     );
     let mut e = Pdkind::new(Config::default());
     let a = e.solve(&ts, &cfg);
-    assert_inductive(&ts, &a);
+    assert_safe(&ts, &a);
     // the same query is reached when x starts odd: the model names the query's local
     let ts = TransitionSystem {
         init: mk_eq(x(), mk_int(-5)),
@@ -183,7 +111,7 @@ fn a_two_inductive_property_gives_an_inductive_invariant() {
     );
     let mut e = Pdkind::new(Config::default());
     let a = e.solve(&ts, &cfg);
-    assert_inductive(&ts, &a);
+    assert_safe(&ts, &a);
 }
 
 #[test]
@@ -209,7 +137,7 @@ fn two_counters_crossing_over() {
     ));
     let mut e = Pdkind::new(Config::default());
     let a = e.solve(&ts, &cfg);
-    assert_inductive(&ts, &a);
+    assert_safe(&ts, &a);
 }
 
 #[test]
@@ -228,28 +156,8 @@ fn stops_at_its_bound() {
 #[test]
 fn stops_when_killed() {
     let Some(cfg) = engine_solver() else { return };
-    // x = 0; x' = x + 1 or x' = x - 1; bad: x = 10^12: deep, no small invariant
-    let ts = system(
-        mk_eq(x(), mk_int(0)),
-        mk_or(vec![
-            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
-            mk_eq(x1(), mk_add(vec![x(), mk_int(-1)])),
-        ]),
-        mk_eq(x(), mk_int(1_000_000_000_000i64)),
-    );
-    let kill = cfg.kill.clone();
-    let killer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(500));
-        kill.kill_all();
+    let ts = far_walk();
+    assert_stops_when_killed(&cfg, Duration::from_millis(500), || {
+        Pdkind::new(Config::default()).solve(&ts, &cfg)
     });
-    let start = Instant::now();
-    let mut e = Pdkind::new(Config::default());
-    let a = e.solve(&ts, &cfg);
-    killer.join().unwrap();
-    assert!(matches!(a, TsAnswer::Unknown(Stop::Killed)), "{a:?}");
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        start.elapsed()
-    );
 }

@@ -4,11 +4,10 @@ use super::cex::replay;
 use super::context::{Context, Cube, Pred};
 use super::generalize::{generalize, second_cube};
 use super::{Config, Counters};
+use crate::engine::obligations::Queue;
 use crate::engine::{log_progress, Stop, TsAnswer};
 use crate::logic::*;
 use crate::smt::{SmtStats, SolverConfig};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// A lemma `not cube`, stored at the highest level where it is known to hold (delta
 /// encoding: it belongs to every frame `F_1 .. F_level`).
@@ -18,42 +17,11 @@ struct Lemma {
 }
 
 /// A proof obligation: every state of `cube` reaches the query in `depth` steps, and must be
-/// shown unreachable in `level` steps.
+/// shown unreachable in `level` steps (its depth and level are kept by the [`Queue`]).
 struct Obligation {
     cube: Cube,
-    level: usize,
-    depth: usize,
     /// The obligation this one is a predecessor of.
     parent: Option<usize>,
-    /// Re-enqueued after being blocked at a lower level.
-    requeued: bool,
-}
-
-/// Obligations: an arena (for the chains back to the query) and a queue by level, then depth.
-#[derive(Default)]
-struct Queue {
-    arena: Vec<Obligation>,
-    heap: BinaryHeap<Reverse<(usize, usize, usize)>>,
-}
-
-impl Queue {
-    fn push(&mut self, ob: Obligation) -> usize {
-        let id = self.arena.len();
-        self.heap.push(Reverse((ob.level, ob.depth, id)));
-        self.arena.push(ob);
-        id
-    }
-
-    fn requeue(&mut self, id: usize, level: usize) {
-        let ob = &mut self.arena[id];
-        ob.level = level;
-        ob.requeued = true;
-        self.heap.push(Reverse((level, ob.depth, id)));
-    }
-
-    fn pop(&mut self) -> Option<usize> {
-        self.heap.pop().map(|Reverse((_, _, id))| id)
-    }
 }
 
 pub struct Search<'a> {
@@ -66,7 +34,9 @@ pub struct Search<'a> {
     lemmas: Vec<Lemma>,
     /// The frontier `N`: frames `F_0 .. F_N` exist.
     n: usize,
-    queue: Queue,
+    /// Obligations: an arena (for the chains back to the query) and a queue by level, then
+    /// depth.
+    queue: Queue<Obligation>,
 }
 
 impl<'a> Search<'a> {
@@ -122,13 +92,8 @@ impl<'a> Search<'a> {
     fn strengthen(&mut self) -> Result<Option<TsAnswer>, Stop> {
         while let Some(cube) = self.ctx.bad_cube(self.n)? {
             self.queue = Queue::default();
-            self.queue.push(Obligation {
-                cube,
-                level: self.n,
-                depth: 0,
-                parent: None,
-                requeued: false,
-            });
+            self.queue
+                .push(self.n, 0, Obligation { cube, parent: None });
             if let Some(cex) = self.block()? {
                 return Ok(Some(cex));
             }
@@ -140,9 +105,12 @@ impl<'a> Search<'a> {
     fn block(&mut self) -> Result<Option<TsAnswer>, Stop> {
         while let Some(id) = self.queue.pop() {
             self.counters.obligations += 1;
-            let ob = &self.queue.arena[id];
-            let (level, cube, depth) = (ob.level, ob.cube.clone(), ob.depth);
-            if ob.requeued && (self.subsumed(level, &cube) || self.ctx.blocked(level, &cube)?) {
+            let (level, depth) = (self.queue.level(id), self.queue.depth(id));
+            let cube = self.queue[id].cube.clone();
+            // re-enqueued after being blocked at a lower level
+            if self.queue.requeued(id)
+                && (self.subsumed(level, &cube) || self.ctx.blocked(level, &cube)?)
+            {
                 if level < self.n {
                     self.queue.requeue(id, level + 1);
                 }
@@ -155,13 +123,14 @@ impl<'a> Search<'a> {
                         return self.counterexample(1, Some(id)).map(Some);
                     }
                     self.queue.requeue(id, level);
-                    self.queue.push(Obligation {
-                        cube: pre,
-                        level: level - 1,
-                        depth: depth + 1,
-                        parent: Some(id),
-                        requeued: false,
-                    });
+                    self.queue.push(
+                        level - 1,
+                        depth + 1,
+                        Obligation {
+                            cube: pre,
+                            parent: Some(id),
+                        },
+                    );
                     continue;
                 }
                 Pred::Blocked(core) => core,
@@ -262,13 +231,13 @@ impl<'a> Search<'a> {
         let mut step = first;
         let mut cur = id;
         while let Some(i) = cur {
-            let ob = &self.queue.arena[i];
+            let ob = &self.queue[i];
             cubes.push((step, ob.cube.clone()));
             step += 1;
             cur = ob.parent;
         }
         let k = match id {
-            Some(i) => first + self.queue.arena[i].depth,
+            Some(i) => first + self.queue.depth(i),
             None => 0,
         };
         log::info!("pdr: counterexample of length {k}");

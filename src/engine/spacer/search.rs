@@ -6,13 +6,12 @@ use super::global::Global;
 use super::{Config, Counters};
 use crate::chc::PredId;
 use crate::engine::log_progress;
+use crate::engine::obligations::Queue;
 use crate::engine::pdr::context::{cube_of, Cube};
 use crate::engine::pdr::generalize::{generalize, second_cube};
 use crate::engine::Stop;
 use crate::logic::mbp::project;
 use crate::logic::*;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// A lemma `not cube` of a predicate, stored at the highest level where it is known to hold
 /// (delta encoding: it belongs to `F(pred, 1) .. F(pred, level)`).
@@ -34,44 +33,16 @@ pub struct Must {
 }
 
 /// A proof obligation: is some valuation of `cube` derivable for `pred` by a derivation of
-/// height at most `level`?
+/// height at most `level`? (Its level and depth are kept by the [`Queue`].)
 struct Obligation {
     pred: PredId,
     cube: Cube,
-    level: usize,
-    depth: usize,
     /// A guess of global guidance or a child of one: blocking it adds a lemma, reaching it
     /// only adds a must-summary, and it is not queued again above its lemma. Guesses take at
     /// most a third of the obligations processed ([`Search::may_budget`]).
     may: bool,
     /// A valuation in the cube, when it came from a model (for global guidance's concretize).
     point: Option<Assignment>,
-}
-
-/// Obligations: an arena and a queue by level, then depth.
-#[derive(Default)]
-struct Queue {
-    arena: Vec<Obligation>,
-    heap: BinaryHeap<Reverse<(usize, usize, usize)>>,
-}
-
-impl Queue {
-    fn push(&mut self, ob: Obligation) -> usize {
-        let id = self.arena.len();
-        self.heap.push(Reverse((ob.level, ob.depth, id)));
-        self.arena.push(ob);
-        id
-    }
-
-    fn requeue(&mut self, id: usize, level: usize) {
-        let ob = &mut self.arena[id];
-        ob.level = level;
-        self.heap.push(Reverse((level, ob.depth, id)));
-    }
-
-    fn pop(&mut self) -> Option<usize> {
-        self.heap.pop().map(|Reverse((_, _, id))| id)
-    }
 }
 
 /// How a search ended.
@@ -90,7 +61,8 @@ pub struct Search<'c, 'a> {
     pub musts: Vec<Must>,
     /// The frontier `N`: levels `0 ..= N` exist.
     n: usize,
-    queue: Queue,
+    /// Obligations: an arena and a queue by level, then depth.
+    queue: Queue<Obligation>,
     /// Global guidance's clusters, when it is on.
     pub global: Option<Global>,
     /// Obligations processed that are guesses (or their children), and the others.
@@ -166,14 +138,16 @@ impl<'c, 'a> Search<'c, 'a> {
                 }
             }
             self.queue = Queue::default();
-            self.queue.push(Obligation {
-                pred: query,
-                cube: vec![],
-                level: self.n,
-                depth: 0,
-                may: false,
-                point: None,
-            });
+            self.queue.push(
+                self.n,
+                0,
+                Obligation {
+                    pred: query,
+                    cube: vec![],
+                    may: false,
+                    point: None,
+                },
+            );
             if let Some(m) = self.process()? {
                 return Ok(Outcome::Unsafe(m));
             }
@@ -189,9 +163,9 @@ impl<'c, 'a> Search<'c, 'a> {
         let query = self.ctx.enc.query_pred;
         while let Some(id) = self.queue.pop() {
             self.counters.obligations += 1;
-            let ob = &self.queue.arena[id];
-            let (pred, cube, level, depth, may) =
-                (ob.pred, ob.cube.clone(), ob.level, ob.depth, ob.may);
+            let (level, depth) = (self.queue.level(id), self.queue.depth(id));
+            let ob = &self.queue[id];
+            let (pred, cube, may) = (ob.pred, ob.cube.clone(), ob.may);
             if log::log_enabled!(log::Level::Debug) {
                 log::debug!(
                     "spacer: obligation {id} P{} level {level}: {}",
@@ -209,18 +183,20 @@ impl<'c, 'a> Search<'c, 'a> {
                 self.may_work += 1;
             } else {
                 self.normal_work += 1;
-                let ob = &self.queue.arena[id];
+                let ob = &self.queue[id];
                 if let (Some(g), Some(point)) = (self.global.as_mut(), ob.point.as_ref()) {
                     if let Some(gs) = g.concretize(pred, &cube, point, level) {
                         log::debug!("spacer: global guidance Concretize for P{}", pred.0);
-                        self.queue.push(Obligation {
-                            pred,
-                            cube: gs.cube,
-                            level: gs.level,
+                        self.queue.push(
+                            gs.level,
                             depth,
-                            may: true,
-                            point: None,
-                        });
+                            Obligation {
+                                pred,
+                                cube: gs.cube,
+                                may: true,
+                                point: None,
+                            },
+                        );
                     }
                 }
             }
@@ -262,14 +238,16 @@ impl<'c, 'a> Search<'c, 'a> {
                     }
                     if let Some(gs) = guess {
                         log::debug!("spacer: global guidance {:?} for P{}", gs.rule, gs.pred.0);
-                        self.queue.push(Obligation {
-                            pred: gs.pred,
-                            cube: gs.cube,
-                            level: gs.level,
+                        self.queue.push(
+                            gs.level,
                             depth,
-                            may: true,
-                            point: None,
-                        });
+                            Obligation {
+                                pred: gs.pred,
+                                cube: gs.cube,
+                                may: true,
+                                point: None,
+                            },
+                        );
                     }
                 }
             }
@@ -309,9 +287,9 @@ impl<'c, 'a> Search<'c, 'a> {
     ///   projection of that model onto it; the obligation is queued again above it. When the
     ///   child is reached, the prefix grows; when it is blocked, the frame shrinks.
     fn expand(&mut self, id: usize) -> Result<Step, Stop> {
-        let ob = &self.queue.arena[id];
-        let (pred, cube, level, depth, may) =
-            (ob.pred, ob.cube.clone(), ob.level, ob.depth, ob.may);
+        let (level, depth) = (self.queue.level(id), self.queue.depth(id));
+        let ob = &self.queue[id];
+        let (pred, cube, may) = (ob.pred, ob.cube.clone(), ob.may);
         let enc = self.ctx.enc;
         let mut trans_core = vec![];
         let mut init_core = vec![];
@@ -426,14 +404,16 @@ impl<'c, 'a> Search<'c, 'a> {
         self.counters.mbp_substitutions += p.model_substitutions;
         let child_cube = cube_of(p.lits.iter().map(|l| enc.to_params(l, app)).collect());
         self.queue.requeue(id, level);
-        self.queue.push(Obligation {
-            pred: app.pred,
-            cube: child_cube,
-            level: level - 1,
-            depth: depth + 1,
-            may,
-            point: enc.values_at(app, &model),
-        });
+        self.queue.push(
+            level - 1,
+            depth + 1,
+            Obligation {
+                pred: app.pred,
+                cube: child_cube,
+                may,
+                point: enc.values_at(app, &model),
+            },
+        );
         Ok(Step::Child)
     }
 

@@ -2,22 +2,17 @@
 //! z3 and every counterexample evaluated step by step.
 
 use super::split::{Candidate, Config, Proof, SplitTpa};
-use super::tests::{assert_cex, counter, is_inductive, system, x, x1};
 use super::*;
 use crate::testing::engine_solver;
-use std::time::Instant;
+use crate::testing::ts::{
+    assert_cex, assert_inductive, assert_safe, assert_stops_when_killed, counter, far_walk, system,
+    x, x1,
+};
 
 fn solve(ts: &TransitionSystem, cfg: &SolverConfig) -> (TsAnswer, SplitTpa) {
     let mut e = SplitTpa::new(Config::default());
     let a = e.solve(ts, cfg);
     (a, e)
-}
-
-fn assert_safe(ts: &TransitionSystem, a: &TsAnswer) {
-    match a {
-        TsAnswer::Safe(inv) => assert!(is_inductive(ts, inv), "{inv:?}"),
-        a => panic!("expected safe, got {a:?}"),
-    }
 }
 
 #[test]
@@ -96,29 +91,8 @@ fn init_and_query_with_local_variables() {
 #[test]
 fn stops_when_killed() {
     let Some(cfg) = engine_solver() else { return };
-    // x = 0; x' = x + 1 or x' = x - 1; bad: x = 10^12: deep, and no small fixpoint
-    let ts = system(
-        mk_eq(x(), mk_int(0)),
-        mk_or(vec![
-            mk_eq(x1(), mk_add(vec![x(), mk_int(1)])),
-            mk_eq(x1(), mk_add(vec![x(), mk_int(-1)])),
-        ]),
-        mk_eq(x(), mk_int(1_000_000_000_000i64)),
-    );
-    let kill = cfg.kill.clone();
-    let killer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        kill.kill_all();
-    });
-    let start = Instant::now();
-    let (a, _) = solve(&ts, &cfg);
-    killer.join().unwrap();
-    assert!(matches!(a, TsAnswer::Unknown(Stop::Killed)), "{a:?}");
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        start.elapsed()
-    );
+    let ts = far_walk();
+    assert_stops_when_killed(&cfg, Duration::from_millis(300), || solve(&ts, &cfg).0);
 }
 
 /// x = 0; x < 10 -> x' = x + 1; bad: x > 10. `ATr^=_1 = x < x' <= 10` is transitive and
@@ -139,7 +113,7 @@ fn an_exact_fixpoint_gives_the_image_of_init() {
     let (ts, eq1, lt1) = planted();
     let r = super::split::exact_fixpoint_with(&ts, &cfg, eq1, lt1, 4).unwrap();
     let (inv, proof) = r.expect("an exact fixpoint at level 1");
-    assert!(is_inductive(&ts, &inv), "{inv:?}");
+    assert_inductive(&ts, &inv);
     assert_eq!(
         proof,
         Proof::Equals {

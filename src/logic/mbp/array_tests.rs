@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::logic::testing::Rng;
-use crate::smt::{find_solver, SatResult, Smt, SolverConfig, SolverKind};
+use crate::smt::{SatResult, Smt};
+use crate::testing::z3;
 
 fn arr() -> Sort {
     array_sort(Sort::Int, Sort::Int)
@@ -73,8 +74,7 @@ const ROUNDS: usize = 100;
 
 #[test]
 fn projection_of_random_array_conjunctions() {
-    let path = find_solver(SolverKind::Z3, None).expect("z3 (solvers/install)");
-    let mut smt = Smt::new(&SolverConfig::new(SolverKind::Z3, path), "mbp-arrays").unwrap();
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
     smt.raw("(set-option :timeout 500)").unwrap();
     let names = [("a", true), ("b", false), ("c", true)];
     let arrays: Vec<Var> = names
@@ -179,8 +179,7 @@ fn projection_of_random_array_conjunctions() {
 /// replacing `a` by its model value would tie `c` to that value.
 #[test]
 fn a_store_equation_projects_exactly() {
-    let path = find_solver(SolverKind::Z3, None).expect("z3 (solvers/install)");
-    let mut smt = Smt::new(&SolverConfig::new(SolverKind::Z3, path), "mbp-arrays").unwrap();
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
     let v = |n: &str, s: Sort| Var {
         name: n.into(),
         sort: s,

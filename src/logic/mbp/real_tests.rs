@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::logic::eval::eval_real;
-use crate::smt::{SatResult, Smt, SolverKind};
+use crate::smt::{SatResult, Smt};
+use crate::testing::bounded_z3;
 
 /// splitmix64, as in the integer tests.
 struct Rng(u64);
@@ -272,21 +273,9 @@ fn check_by_solver(smt: &mut Smt, p: &Problem, r: &Projection) -> bool {
     res == SatResult::Unsat
 }
 
-fn z3(test: &str) -> Option<Smt> {
-    match crate::testing::solver(SolverKind::Z3) {
-        Some(cfg) => {
-            let mut smt = Smt::new(&cfg, test).unwrap();
-            smt.raw("(set-option :timeout 500)").unwrap();
-            smt.raw("(set-option :memory_max_size 1000)").unwrap();
-            Some(smt)
-        }
-        None => None,
-    }
-}
-
 fn run_random(seed: u64, mixed: bool, n: usize) {
     let mut rng = Rng(seed);
-    let mut smt = z3(if mixed { "mbp-mixed" } else { "mbp-real" });
+    let mut smt = bounded_z3(if mixed { "mbp-mixed" } else { "mbp-real" }, 500);
     let mut unknown = 0;
     let mut substituted = 0;
     for _ in 0..n {

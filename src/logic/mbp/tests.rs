@@ -3,7 +3,8 @@
 //! since the domain bounds are part of `phi`) and by z3 when it is found.
 
 use super::*;
-use crate::smt::{SatResult, Smt, SolverKind};
+use crate::smt::{SatResult, Smt};
+use crate::testing::bounded_z3;
 
 /// splitmix64: a small deterministic generator.
 struct Rng(u64);
@@ -316,19 +317,6 @@ fn check_by_solver(smt: &mut Smt, p: &Problem, r: &Projection) -> bool {
     res == SatResult::Unsat
 }
 
-fn z3(test: &str) -> Option<Smt> {
-    match crate::testing::solver(SolverKind::Z3) {
-        Some(cfg) => {
-            let mut smt = Smt::new(&cfg, test).unwrap();
-            // quantifier elimination can blow up: bound each check
-            smt.raw("(set-option :timeout 300)").unwrap();
-            smt.raw("(set-option :memory_max_size 1000)").unwrap();
-            Some(smt)
-        }
-        None => None,
-    }
-}
-
 /// Most quantified checks must be conclusive (the others were sampled).
 fn few_unknowns(unknown: usize, of: usize) {
     eprintln!("{unknown} of {of} quantified checks unknown (sampled instead)");
@@ -341,7 +329,7 @@ fn few_unknowns(unknown: usize, of: usize) {
 #[test]
 fn projection_of_random_bounded_conjunctions() {
     let mut rng = Rng(1);
-    let mut smt = z3("mbp-bounded");
+    let mut smt = bounded_z3("mbp-bounded", 300);
     let mut unknown = 0;
     for _ in 0..400 {
         let p = Problem::generate(&mut rng, 3, true, 2);
@@ -358,7 +346,7 @@ fn projection_of_random_bounded_conjunctions() {
 #[test]
 fn projection_of_random_unbounded_conjunctions() {
     let mut rng = Rng(2);
-    let Some(mut smt) = z3("mbp-unbounded") else {
+    let Some(mut smt) = bounded_z3("mbp-unbounded", 300) else {
         return;
     };
     let mut unknown = 0;
