@@ -40,11 +40,37 @@ fn json_value(v: &str) -> serde_json::Value {
     }
 }
 
+/// CPU seconds of this process (its threads, not the solver processes), user plus system.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes the struct it is given and nothing else
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
+/// The term factory's lock, for the whole process ([`chcsolve::logic::factory_lock_stats`]),
+/// with the process's CPU seconds to weigh the wait against.
+fn factory_json() -> serde_json::Value {
+    let f = chcsolve::logic::factory_lock_stats();
+    serde_json::json!({
+        "locks": f.acquisitions,
+        "contended": f.contended,
+        "wait-seconds": f.wait.as_secs_f64(),
+        "sweeps": f.sweeps,
+        "sweep-seconds": f.sweep_time.as_secs_f64(),
+        "cpu-seconds": cpu_seconds(),
+    })
+}
+
 /// The figures of `--stats` as one JSON object.
 pub fn stats_json(o: &Outcome) -> serde_json::Value {
     let s = &o.stats;
-    let interp: Vec<_> = chcsolve::interp::global_stats()
-        .into_iter()
+    let interp: Vec<_> = s
+        .interpolation
+        .iter()
         .map(|(b, st)| {
             serde_json::json!({
                 "backend": format!("{b}"),
@@ -104,6 +130,7 @@ pub fn stats_json(o: &Outcome) -> serde_json::Value {
             "queries": s.absint.queries,
         },
         "interpolation": interp,
+        "term-factory": factory_json(),
         "engines": engines,
     })
 }
@@ -151,7 +178,7 @@ pub fn print_stats(o: &Outcome) {
         s.models_qe_fallback,
         s.models_qe_failed
     );
-    for (b, st) in chcsolve::interp::global_stats() {
+    for (b, st) in &s.interpolation {
         errln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
             st.asked,
@@ -163,6 +190,17 @@ pub fn print_stats(o: &Outcome) {
             st.size
         );
     }
+    let f = chcsolve::logic::factory_lock_stats();
+    errln!(
+        "; term-factory: locks {}, contended {} ({:.3}%), wait-seconds {:.3}, sweeps {}, sweep-seconds {:.3}, cpu-seconds {:.3}",
+        f.acquisitions,
+        f.contended,
+        100.0 * f.contended as f64 / f.acquisitions.max(1) as f64,
+        f.wait.as_secs_f64(),
+        f.sweeps,
+        f.sweep_time.as_secs_f64(),
+        cpu_seconds()
+    );
     for (name, secs, counters, smt) in &s.engines {
         let c: Vec<String> = counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
         errln!(

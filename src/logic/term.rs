@@ -19,7 +19,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, TryLockError};
+use std::time::{Duration, Instant};
 
 /// A variable: a name and a sort. Names are stored unquoted.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -201,7 +203,10 @@ impl Factory {
             return k.0.clone();
         }
         if self.table.len() >= self.sweep_at {
+            let t = Instant::now();
             self.sweep();
+            SWEEPS.fetch_add(1, Relaxed);
+            SWEEP_NS.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             self.sweep_at = (2 * self.table.len()).max(FIRST_SWEEP);
         }
         let t = Term(Arc::new(Inner {
@@ -256,17 +261,62 @@ pub(crate) fn mk_node(node: TermNode) -> Term {
 }
 
 fn mk(node: TermNode) -> Term {
-    let mut f = FACTORY.lock().unwrap_or_else(|e| e.into_inner());
-    f.mk(node)
+    lock_factory().mk(node)
 }
 
 /// Number of terms in the factory's table (live ones, and garbage not swept yet).
 pub fn factory_size() -> usize {
-    FACTORY
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .table
-        .len()
+    lock_factory().table.len()
+}
+
+/// How the factory's one lock fared in this process: [`factory_lock_stats`].
+static LOCKS: AtomicU64 = AtomicU64::new(0);
+static CONTENDED: AtomicU64 = AtomicU64::new(0);
+static WAIT_NS: AtomicU64 = AtomicU64::new(0);
+static SWEEPS: AtomicU64 = AtomicU64::new(0);
+static SWEEP_NS: AtomicU64 = AtomicU64::new(0);
+
+/// The factory, locked: a `try_lock` first, and only when another thread holds it, a
+/// blocking `lock` whose wait is timed (so the uncontended path reads no clock).
+fn lock_factory() -> MutexGuard<'static, Factory> {
+    LOCKS.fetch_add(1, Relaxed);
+    match FACTORY.try_lock() {
+        Ok(g) => g,
+        Err(TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(TryLockError::WouldBlock) => {
+            CONTENDED.fetch_add(1, Relaxed);
+            let t = Instant::now();
+            let g = FACTORY.lock().unwrap_or_else(|e| e.into_inner());
+            WAIT_NS.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+            g
+        }
+    }
+}
+
+/// Counters of the term factory's lock, for the whole process (the factory is one
+/// interner shared by every run and thread; these measure what sharing it costs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FactoryLockStats {
+    /// Times the lock was taken (one per term made, looked up or counted).
+    pub acquisitions: u64,
+    /// Of them, times another thread held it.
+    pub contended: u64,
+    /// Time spent waiting for it, summed over the threads.
+    pub wait: Duration,
+    /// Sweeps of the table, and the time they held the lock.
+    pub sweeps: u64,
+    pub sweep_time: Duration,
+}
+
+/// The term factory's lock counters so far ([`FactoryLockStats`]).
+pub fn factory_lock_stats() -> FactoryLockStats {
+    FactoryLockStats {
+        acquisitions: LOCKS.load(Relaxed),
+        contended: CONTENDED.load(Relaxed),
+        wait: Duration::from_nanos(WAIT_NS.load(Relaxed)),
+        sweeps: SWEEPS.load(Relaxed),
+        sweep_time: Duration::from_nanos(SWEEP_NS.load(Relaxed)),
+    }
 }
 
 impl TermNode {
