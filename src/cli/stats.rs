@@ -61,6 +61,7 @@ fn factory_json() -> serde_json::Value {
         "wait-seconds": f.wait.as_secs_f64(),
         "sweeps": f.sweeps,
         "sweep-seconds": f.sweep_time.as_secs_f64(),
+        "wait-in-sweep-seconds": f.sweep_wait.as_secs_f64(),
         "cpu-seconds": cpu_seconds(),
     })
 }
@@ -192,11 +193,12 @@ pub fn print_stats(o: &Outcome) {
     }
     let f = chcsolve::logic::factory_lock_stats();
     errln!(
-        "; term-factory: locks {}, contended {} ({:.3}%), wait-seconds {:.3}, sweeps {}, sweep-seconds {:.3}, cpu-seconds {:.3}",
+        "; term-factory: locks {}, contended {} ({:.3}%), wait-seconds {:.3} (in sweeps {:.3}), sweeps {}, sweep-seconds {:.3}, cpu-seconds {:.3}",
         f.acquisitions,
         f.contended,
         100.0 * f.contended as f64 / f.acquisitions.max(1) as f64,
         f.wait.as_secs_f64(),
+        f.sweep_wait.as_secs_f64(),
         f.sweeps,
         f.sweep_time.as_secs_f64(),
         cpu_seconds()
