@@ -220,6 +220,8 @@ pub struct Stats {
     pub total_seconds: f64,
     /// The abstract-interpretation pass.
     pub absint: AbsintStats,
+    /// This run's interpolation queries, per backend ([`crate::interp::InterpStats`]).
+    pub interpolation: Vec<(crate::interp::Backend, crate::interp::BackendStats)>,
 }
 
 /// One engine's report in [`Stats::engines`].
@@ -366,6 +368,7 @@ pub fn solve_judged(
     z3.tee_dir = opts.tee_dir.clone();
     z3.memory_limit_mb = opts.memory_limit;
     z3.paths = opts.paths.clone();
+    z3.interp_stats = smt.interp_stats.clone();
     // quantifiers over arithmetic in clause constraints (Princess's `forall` in a body):
     // eliminated exactly and confirmed first; the clauses stay equivalent one by one
     let mut sys = sys;
@@ -413,6 +416,7 @@ pub fn solve_judged(
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
+    stats.interpolation = smt.interp_stats.snapshot();
     let witness = run
         .witness
         .take()

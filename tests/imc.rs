@@ -116,3 +116,50 @@ fn imc_reports_its_counters() {
     assert!(get("fixpoint iterations") >= get("interpolants"));
     assert!(get("invariant disjuncts") >= 1);
 }
+
+/// The interpolation counters belong to a run: two runs in one process each report their
+/// own queries (the second's are not added to the first's). For IMC, every interpolant it
+/// counts is one checked interpolant of a backend, so the two figures agree run by run.
+#[test]
+fn interpolation_stats_are_per_run() {
+    let input = std::fs::read_to_string(bench_dir().join("gen/counter-10-sat.smt2")).unwrap();
+    let opts = Options {
+        engines: vec![EngineKind::Imc],
+        timeout: Some(Duration::from_secs(30)),
+        absint: chcsolve::absint::Config {
+            enabled: false,
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    for run in 1..=2 {
+        let out = solve_str(&input, &opts).unwrap();
+        assert_eq!(out.verdict.word(), "sat");
+        let imc_run = (out.stats.engines.iter())
+            .find(|r| r.name == "imc")
+            .expect("imc reported");
+        let imc: u64 = match imc_run
+            .stats
+            .counters
+            .iter()
+            .find(|(k, _)| *k == "interpolants")
+        {
+            Some((_, chcsolve::engine::Counter::Count(n))) => *n,
+            other => panic!("imc's interpolants counter: {other:?}"),
+        };
+        let itp: u64 = out
+            .stats
+            .interpolation
+            .iter()
+            .map(|(_, s)| s.interpolants)
+            .sum();
+        let asked: u64 = out.stats.interpolation.iter().map(|(_, s)| s.asked).sum();
+        assert!(imc >= 1, "run {run}: imc made no interpolant");
+        assert_eq!(
+            itp, imc,
+            "run {run}: the backends' interpolants are not this run's: {:?}",
+            out.stats.interpolation
+        );
+        assert!(asked >= itp, "run {run}: {:?}", out.stats.interpolation);
+    }
+}

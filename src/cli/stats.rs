@@ -68,11 +68,38 @@ fn reason_json(r: &Reason) -> serde_json::Value {
     serde_json::json!({ "kind": r.kind(), "detail": r.to_string(), "engines": engines })
 }
 
+/// CPU seconds of this process (its threads, not the solver processes), user plus system.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes the struct it is given and nothing else
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
+/// The term factory's lock, for the whole process ([`chcsolve::logic::factory_lock_stats`]),
+/// with the process's CPU seconds to weigh the wait against.
+fn factory_json() -> serde_json::Value {
+    let f = chcsolve::logic::factory_lock_stats();
+    serde_json::json!({
+        "locks": f.acquisitions,
+        "contended": f.contended,
+        "wait-seconds": f.wait.as_secs_f64(),
+        "sweeps": f.sweeps,
+        "sweep-seconds": f.sweep_time.as_secs_f64(),
+        "wait-in-sweep-seconds": f.sweep_wait.as_secs_f64(),
+        "cpu-seconds": cpu_seconds(),
+    })
+}
+
 /// The figures of `--stats` as one JSON object.
 pub fn stats_json(o: &Outcome) -> serde_json::Value {
     let s = &o.stats;
-    let interp: Vec<_> = chcsolve::interp::global_stats()
-        .into_iter()
+    let interp: Vec<_> = s
+        .interpolation
+        .iter()
         .map(|(b, st)| {
             serde_json::json!({
                 "backend": format!("{b}"),
@@ -141,6 +168,7 @@ pub fn stats_json(o: &Outcome) -> serde_json::Value {
             "queries": s.absint.queries,
         },
         "interpolation": interp,
+        "term-factory": factory_json(),
         "engines": engines,
     })
 }
@@ -189,7 +217,7 @@ pub fn print_stats(o: &Outcome) {
         s.models_qe_fallback,
         s.models_qe_failed
     );
-    for (b, st) in chcsolve::interp::global_stats() {
+    for (b, st) in &s.interpolation {
         errln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",
             st.asked,
@@ -201,6 +229,18 @@ pub fn print_stats(o: &Outcome) {
             st.size
         );
     }
+    let f = chcsolve::logic::factory_lock_stats();
+    errln!(
+        "; term-factory: locks {}, contended {} ({:.3}%), wait-seconds {:.3} (in sweeps {:.3}), sweeps {}, sweep-seconds {:.3}, cpu-seconds {:.3}",
+        f.acquisitions,
+        f.contended,
+        100.0 * f.contended as f64 / f.acquisitions.max(1) as f64,
+        f.wait.as_secs_f64(),
+        f.sweep_wait.as_secs_f64(),
+        f.sweeps,
+        f.sweep_time.as_secs_f64(),
+        cpu_seconds()
+    );
     for r in &s.engines {
         let c: Vec<String> = (r.stats.counters.iter())
             .map(|(k, v)| format!("{k} {v}"))

@@ -18,7 +18,8 @@
 //! failed check is logged as an ERROR, counted, and the next backend is asked.
 //!
 //! The answer is a value, [`Interp`]: interpolants, a model, or unknown with the reasons.
-//! [`global_stats`] counts, per backend, what was asked and answered (`--stats` prints it).
+//! [`InterpStats`] counts, per backend, what was asked and answered, for one run: the sink
+//! travels in the run's [`SolverConfig`] and ends in its [`crate::Stats`] (`--stats` prints it).
 
 mod backend;
 mod own;
@@ -33,7 +34,7 @@ use backend::Answer;
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use own::MAX_DISJUNCTS;
@@ -134,25 +135,36 @@ pub struct BackendStats {
     pub size: u64,
 }
 
-static STATS: Mutex<Vec<(Backend, BackendStats)>> = Mutex::new(Vec::new());
+/// Where the interpolation counters of one run go: shared by every clone, so the solver
+/// configuration of a run ([`SolverConfig::interp_stats`]) carries one sink to all its
+/// engines and their [`Interpolator`]s, and a fresh configuration starts a fresh sink.
+#[derive(Clone, Debug, Default)]
+pub struct InterpStats(Arc<Mutex<Vec<(Backend, BackendStats)>>>);
 
-fn record(b: Backend, f: impl FnOnce(&mut BackendStats)) {
-    let mut s = STATS.lock().unwrap_or_else(|e| e.into_inner());
-    match s.iter_mut().find(|(k, _)| *k == b) {
-        Some((_, st)) => f(st),
-        None => {
-            let mut st = BackendStats::default();
-            f(&mut st);
-            s.push((b, st));
+impl InterpStats {
+    /// An empty sink, not shared with any other.
+    pub fn new() -> InterpStats {
+        InterpStats::default()
+    }
+
+    fn record(&self, b: Backend, f: impl FnOnce(&mut BackendStats)) {
+        let mut s = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match s.iter_mut().find(|(k, _)| *k == b) {
+            Some((_, st)) => f(st),
+            None => {
+                let mut st = BackendStats::default();
+                f(&mut st);
+                s.push((b, st));
+            }
         }
     }
-}
 
-/// The counters of every backend used by this process so far.
-pub fn global_stats() -> Vec<(Backend, BackendStats)> {
-    let mut s = STATS.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    s.sort_by_key(|(b, _)| *b);
-    s
+    /// The counters of every backend asked through this sink so far, in backend order.
+    pub fn snapshot(&self) -> Vec<(Backend, BackendStats)> {
+        let mut s = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        s.sort_by_key(|(b, _)| *b);
+        s
+    }
 }
 
 /// How an [`Interpolator`] finds its solvers.
@@ -271,16 +283,18 @@ impl Interpolator {
 
     fn try_backend(&mut self, i: usize, parts: &[Term]) -> Result<Interp, String> {
         let backend = self.cfg.backends[i].0;
-        record(backend, |s| s.asked += 1);
+        let stats = self.cfg.backends[i].1.interp_stats.clone();
+        let record = |f: &dyn Fn(&mut BackendStats)| stats.record(backend, f);
+        record(&|s| s.asked += 1);
         let start = Instant::now();
         let answer = self.produce(i, parts);
         let elapsed = start.elapsed();
-        record(backend, |s| s.time += elapsed);
+        record(&|s| s.time += elapsed);
         let answer = match answer {
             Ok(a) => a,
             Err(e) => {
                 log::debug!("interpolation backend {backend}: {e}");
-                record(backend, |s| s.unknown += 1);
+                record(&|s| s.unknown += 1);
                 return Err(e);
             }
         };
@@ -288,13 +302,13 @@ impl Interpolator {
         match answer {
             Answer::Unknown(e) => {
                 log::debug!("interpolation backend {backend}: {e}");
-                record(backend, |s| s.unknown += 1);
+                record(&|s| s.unknown += 1);
                 Err(e)
             }
             Answer::Interpolants(itps) => match self.check(kind, parts, &itps) {
                 Ok(()) => {
                     let size: usize = itps.iter().map(crate::logic::dag_size).sum();
-                    record(backend, |s| {
+                    record(&|s| {
                         s.interpolants += 1;
                         s.size += size as u64
                     });
@@ -302,18 +316,18 @@ impl Interpolator {
                 }
                 Err(e) => {
                     log::error!("interpolant from {backend} failed its check: {e}");
-                    record(backend, |s| s.check_failures += 1);
+                    record(&|s| s.check_failures += 1);
                     Err(format!("check failed: {e}"))
                 }
             },
             Answer::Sat => match self.confirm_sat(kind, parts) {
                 Ok(m) => {
-                    record(backend, |s| s.sat += 1);
+                    record(&|s| s.sat += 1);
                     Ok(Interp::Sat(m))
                 }
                 Err(e) => {
                     log::error!("`sat` from {backend} failed its check: {e}");
-                    record(backend, |s| s.check_failures += 1);
+                    record(&|s| s.check_failures += 1);
                     Err(format!("sat check failed: {e}"))
                 }
             },

@@ -144,6 +144,10 @@ pub struct SolverConfig {
     /// engine starts (interpolation backends and their checkers, [`crate::interp`]) are the
     /// same ones the user asked for.
     pub paths: SolverPaths,
+    /// The run's interpolation counters: every clone of this configuration (the engines',
+    /// their interpolation backends') records into the same sink, [`SolverConfig::new`]
+    /// starts a fresh one. See [`crate::interp::InterpStats`].
+    pub interp_stats: crate::interp::InterpStats,
 }
 
 /// The binary named for each solver kind (`--z3`, `--yices`, `--cvc5`, `--smtinterpol`);
@@ -186,6 +190,7 @@ impl SolverConfig {
             reals: false,
             arrays: false,
             paths: SolverPaths::default(),
+            interp_stats: crate::interp::InterpStats::new(),
         }
     }
 
