@@ -91,7 +91,9 @@
 //! [`Options::engines`] names engines to run (each on its own thread) instead of the
 //! measured default schedule of [`schedule`]; [`Options::jobs`] sets the cores that
 //! schedule is chosen for; [`Options::timeout`] bounds the whole run (the answer is then
-//! `Unknown("timeout")`); [`Options::solver`] picks the SMT solver the engines use.
+//! `Unknown(Reason::Timeout)`, see [`Reason`]); [`Options::solver`] picks the SMT solver the
+//! engines use; [`Options::engine_options`] holds every engine's settings
+//! ([`engine::EngineOptions`], each engine built from it by [`engine::EngineKind::make`]).
 //!
 //! ```
 //! use chcsolve::{engine::EngineKind, solve_str, Options};

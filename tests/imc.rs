@@ -84,33 +84,39 @@ fn imc_is_never_wrong_and_solves_the_planted_problems() {
     }
 }
 
-/// IMC's certificate is a disjunction of interpolants; its `--stats` counters say how it
-/// got there (a bound, interpolants, fixpoint iterations).
-#[test]
-fn imc_reports_its_counters() {
-    let input = std::fs::read_to_string(bench_dir().join("gen/counter-10-sat.smt2")).unwrap();
-    let opts = Options {
+/// IMC alone, for its own answer (not the abstract-interpretation pass's).
+fn imc_alone() -> Options {
+    Options {
         engines: vec![EngineKind::Imc],
         timeout: Some(Duration::from_secs(30)),
-        // imc's own answer, not the abstract-interpretation pass's
         absint: chcsolve::absint::Config {
             enabled: false,
             ..Default::default()
         },
         ..Options::default()
-    };
-    let out = solve_str(&input, &opts).unwrap();
-    assert_eq!(out.verdict.word(), "sat");
+    }
+}
+
+/// IMC's counter `key` in a run's statistics.
+fn imc_count(out: &chcsolve::Outcome, key: &str) -> u64 {
     let run = (out.stats.engines.iter())
         .find(|r| r.name == "imc")
         .expect("imc reported");
-    let counters = &run.stats.counters;
-    let get = |key: &str| -> u64 {
-        match counters.iter().find(|(k, _)| *k == key) {
-            Some((_, chcsolve::engine::Counter::Count(n))) => *n,
-            _ => panic!("no count {key}: {counters:?}"),
-        }
-    };
+    match run.stats.counters.iter().find(|(k, _)| *k == key) {
+        Some((_, chcsolve::engine::Counter::Count(n))) => *n,
+        other => panic!("imc's counter {key}: {other:?}"),
+    }
+}
+
+/// IMC's certificate is a disjunction of interpolants; its `--stats` counters say how it
+/// got there (a bound, interpolants, fixpoint iterations).
+#[test]
+fn imc_reports_its_counters() {
+    let input = std::fs::read_to_string(bench_dir().join("gen/counter-10-sat.smt2")).unwrap();
+    let opts = imc_alone();
+    let out = solve_str(&input, &opts).unwrap();
+    assert_eq!(out.verdict.word(), "sat");
+    let get = |key: &str| imc_count(&out, key);
     assert!(get("k") >= 1);
     assert!(get("interpolants") >= 1);
     assert!(get("fixpoint iterations") >= get("interpolants"));
@@ -123,30 +129,11 @@ fn imc_reports_its_counters() {
 #[test]
 fn interpolation_stats_are_per_run() {
     let input = std::fs::read_to_string(bench_dir().join("gen/counter-10-sat.smt2")).unwrap();
-    let opts = Options {
-        engines: vec![EngineKind::Imc],
-        timeout: Some(Duration::from_secs(30)),
-        absint: chcsolve::absint::Config {
-            enabled: false,
-            ..Default::default()
-        },
-        ..Options::default()
-    };
+    let opts = imc_alone();
     for run in 1..=2 {
         let out = solve_str(&input, &opts).unwrap();
         assert_eq!(out.verdict.word(), "sat");
-        let imc_run = (out.stats.engines.iter())
-            .find(|r| r.name == "imc")
-            .expect("imc reported");
-        let imc: u64 = match imc_run
-            .stats
-            .counters
-            .iter()
-            .find(|(k, _)| *k == "interpolants")
-        {
-            Some((_, chcsolve::engine::Counter::Count(n))) => *n,
-            other => panic!("imc's interpolants counter: {other:?}"),
-        };
+        let imc = imc_count(&out, "interpolants");
         let itp: u64 = out
             .stats
             .interpolation

@@ -5,6 +5,7 @@
 use chcsolve::answer::answer_line;
 use chcsolve::chc::CexStep;
 use chcsolve::chc::ChcSystem;
+use chcsolve::engine::Counter;
 use chcsolve::frontend::Format;
 use chcsolve::logic::{eval, eval_bool, Assignment, Rat, Sort, Value};
 use chcsolve::{Model, Outcome, Stats, Verdict};
@@ -240,19 +241,25 @@ fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("models_qe_fallback", s.models_qe_fallback)?;
     d.set_item("models_qe_failed", s.models_qe_failed)?;
     let engines = PyList::empty(py);
-    for (name, secs, counters, smt) in &s.engines {
+    for r in &s.engines {
         let e = PyDict::new(py);
-        e.set_item("engine", name)?;
-        e.set_item("seconds", secs)?;
+        e.set_item("engine", r.name)?;
+        e.set_item("seconds", r.seconds)?;
         let c = PyDict::new(py);
-        for (k, v) in counters {
-            c.set_item(k, v)?;
+        for (k, v) in &r.stats.counters {
+            match v {
+                Counter::Count(n) => c.set_item(k, n)?,
+                Counter::Seconds(x) => c.set_item(k, x)?,
+                Counter::Text(t) => c.set_item(k, t)?,
+            }
         }
         e.set_item("counters", c)?;
-        e.set_item("smt_queries", smt.queries)?;
-        e.set_item("smt_seconds", smt.solver_time.as_secs_f64())?;
+        e.set_item("smt_queries", r.stats.smt.queries)?;
+        e.set_item("smt_seconds", r.stats.smt.solver_time.as_secs_f64())?;
+        e.set_item("stop", r.stop.as_ref().map(|s| s.to_string()))?;
         engines.append(e)?;
     }
+    d.set_item("engine_bugs", s.engine_bugs)?;
     d.set_item("engines", engines)?;
     Ok(d)
 }

@@ -11,7 +11,7 @@
 
 mod convert;
 
-use chcsolve::engine::EngineKind;
+use chcsolve::engine::{EngineKind, Named};
 use chcsolve::frontend::{parse_script, Format};
 use chcsolve::smt::SolverKind;
 use chcsolve::{solve_each, Options, Outcome, SolveError};
@@ -48,11 +48,8 @@ fn options(
         .unwrap_or_default()
         .iter()
         .map(|name| {
-            <EngineKind as clap::ValueEnum>::from_str(name, true).map_err(|_| {
-                let known: Vec<&str> = <EngineKind as clap::ValueEnum>::value_variants()
-                    .iter()
-                    .map(|e| e.name())
-                    .collect();
+            name.to_lowercase().parse::<EngineKind>().map_err(|_| {
+                let known: Vec<&str> = EngineKind::ALL.iter().map(|e| e.name()).collect();
                 PyValueError::new_err(format!(
                     "unknown engine {name:?}; the engines are {}",
                     known.join(", ")

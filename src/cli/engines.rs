@@ -11,9 +11,10 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 /// A parser for the values of a [`Named`] setting, each with its line of help.
 fn named<T: Named + Send + Sync + Clone>() -> impl TypedValueParser<Value = T> {
-    let values = T::ALL
-        .iter()
-        .map(|v| PossibleValue::new(v.name()).help(v.help()));
+    let values = T::ALL.iter().map(|v| match v.help() {
+        "" => PossibleValue::new(v.name()),
+        help => PossibleValue::new(v.name()).help(help),
+    });
     PossibleValuesParser::new(values).map(|s| T::parse_name(&s).expect("a possible value"))
 }
 

@@ -130,6 +130,12 @@ pub struct EngineStats {
     pub smt: SmtStats,
 }
 
+impl EngineStats {
+    pub fn new(smt: SmtStats, counters: Vec<(&'static str, Counter)>) -> EngineStats {
+        EngineStats { counters, smt }
+    }
+}
+
 /// An engine on the preprocessed clause graph.
 pub trait Engine: Send {
     fn name(&self) -> &'static str;

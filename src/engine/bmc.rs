@@ -63,9 +63,6 @@ impl TsEngine for Bmc {
     }
 
     fn stats(&self) -> crate::engine::EngineStats {
-        crate::engine::EngineStats {
-            counters: vec![("depth", self.depth.into())],
-            smt: self.smt,
-        }
+        crate::engine::EngineStats::new(self.smt, vec![("depth", self.depth.into())])
     }
 }

@@ -358,8 +358,9 @@ impl TsEngine for Imc {
     }
 
     fn stats(&self) -> crate::engine::EngineStats {
-        crate::engine::EngineStats {
-            counters: vec![
+        crate::engine::EngineStats::new(
+            self.smt,
+            vec![
                 ("k", self.k.into()),
                 ("interpolants", self.interpolants.into()),
                 ("interp unknown", self.interp_unknown.into()),
@@ -367,8 +368,7 @@ impl TsEngine for Imc {
                 ("spurious", self.spurious.into()),
                 ("invariant disjuncts", self.disjuncts.into()),
             ],
-            smt: self.smt,
-        }
+        )
     }
 }
 

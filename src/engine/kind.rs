@@ -119,9 +119,6 @@ impl TsEngine for KInduction {
     }
 
     fn stats(&self) -> crate::engine::EngineStats {
-        crate::engine::EngineStats {
-            counters: vec![("k", self.k.into())],
-            smt: self.smt,
-        }
+        crate::engine::EngineStats::new(self.smt, vec![("k", self.k.into())])
     }
 }

@@ -155,8 +155,9 @@ impl TsEngine for Abmc {
 
     fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.c;
-        crate::engine::EngineStats {
-            counters: vec![
+        crate::engine::EngineStats::new(
+            self.smt,
+            vec![
                 ("depth", c.depth.into()),
                 ("learned", c.learned.into()),
                 ("learned exact", c.exact.into()),
@@ -166,8 +167,7 @@ impl TsEngine for Abmc {
                 ("invariant cubes", c.inv_cubes.into()),
                 ("plain bmc depth", c.plain_depth.into()),
             ],
-            smt: self.smt,
-        }
+        )
     }
 }
 

@@ -192,39 +192,13 @@ pub enum Interpolations {
     SafetyError,
 }
 
-named!(DomainKind {
-    Expl = "expl": "explicit values of tracked variables",
-    PredBool = "pred-bool": "Boolean predicate abstraction (all-SAT)",
-    PredCart = "pred-cart": "Cartesian predicate abstraction (the default)",
-    PredSplit = "pred-split": "Boolean predicate abstraction, a successor per disjunct",
-});
-named!(Refinement {
-    SeqItp = "seq-itp": "sequence interpolants along the trace (the default)",
-    FwBinItp = "fw-bin-itp": "binary interpolant after the longest feasible prefix",
-    BwBinItp = "bw-bin-itp": "binary interpolant before the longest feasible suffix",
-    UnsatCore = "unsat-core": "the variables of an unsat core (expl only)",
-    MultiSeq = "multi-seq": "sequence interpolants for every counterexample of the ARG",
-    ExplItp = "expl-itp": "explicit-value interpolation (expl only)",
-});
-named!(Split {
-    Whole = "whole": "the interpolant as one predicate (the default)",
-    Conjuncts = "conjuncts": "each conjunct a predicate",
-    Atoms = "atoms": "each atom a predicate",
-});
-named!(Granularity {
-    Global = "global": "one precision for every location",
-    Local = "local": "a precision per location (the default)",
-});
-named!(Prune {
-    Lazy = "lazy": "below the earliest node the refutation changes (the default)",
-    Full = "full": "everything but the root",
-});
-named!(Interpolations {
-    Plain = "plain": "the refinement's only (the default)",
-    Safety = "safety": "and universal safety interpolants",
-    Error = "error": "and existential error interpolants",
-    SafetyError = "safety-error": "and both",
-});
+// The names `--cegar-*` takes (the variants' docs say what each does).
+named!(DomainKind { Expl = "expl", PredBool = "pred-bool", PredCart = "pred-cart", PredSplit = "pred-split" });
+named!(Refinement { SeqItp = "seq-itp", FwBinItp = "fw-bin-itp", BwBinItp = "bw-bin-itp", UnsatCore = "unsat-core", MultiSeq = "multi-seq", ExplItp = "expl-itp" });
+named!(Split { Whole = "whole", Conjuncts = "conjuncts", Atoms = "atoms" });
+named!(Granularity { Global = "global", Local = "local" });
+named!(Prune { Lazy = "lazy", Full = "full" });
+named!(Interpolations { Plain = "plain", Safety = "safety", Error = "error", SafetyError = "safety-error" });
 
 impl Interpolations {
     fn safety(self) -> bool {
@@ -527,10 +501,7 @@ impl Cegar {
                 ("jumps", c.jumps.into()),
             ]);
         }
-        crate::engine::EngineStats {
-            counters,
-            smt: self.smt,
-        }
+        crate::engine::EngineStats::new(self.smt, counters)
     }
 }
 

@@ -572,8 +572,9 @@ impl TsEngine for Pdkind {
 
     fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.counters;
-        crate::engine::EngineStats {
-            counters: vec![
+        crate::engine::EngineStats::new(
+            self.smt,
+            vec![
                 ("n", c.n.into()),
                 ("k", c.k.into()),
                 ("pushes", c.pushes.into()),
@@ -589,7 +590,6 @@ impl TsEngine for Pdkind {
                 ("cex steps", c.cex_steps.into()),
                 ("invariant by", c.invariant_by.into()),
             ],
-            smt: self.smt,
-        }
+        )
     }
 }

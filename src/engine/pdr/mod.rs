@@ -162,9 +162,6 @@ impl TsEngine for Pdr {
             ("obligations", c.obligations.into()),
             ("mbp-model-substitutions", c.mbp_substitutions.into()),
         ];
-        crate::engine::EngineStats {
-            counters,
-            smt: self.smt,
-        }
+        crate::engine::EngineStats::new(self.smt, counters)
     }
 }

@@ -227,9 +227,6 @@ impl Spacer {
                 ("abstraction-invariants", a.invariants.into()),
             ]);
         }
-        crate::engine::EngineStats {
-            counters,
-            smt: self.smt,
-        }
+        crate::engine::EngineStats::new(self.smt, counters)
     }
 }

@@ -504,9 +504,6 @@ impl TsEngine for Tpa {
     }
 
     fn stats(&self) -> crate::engine::EngineStats {
-        crate::engine::EngineStats {
-            counters: self.counters.rows(),
-            smt: self.smt,
-        }
+        crate::engine::EngineStats::new(self.smt, self.counters.rows())
     }
 }

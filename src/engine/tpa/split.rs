@@ -477,9 +477,6 @@ impl TsEngine for SplitTpa {
         if let Some(p) = self.proof {
             rows.push(("proof", format!("{p:?}").into()));
         }
-        crate::engine::EngineStats {
-            counters: rows,
-            smt: self.smt,
-        }
+        crate::engine::EngineStats::new(self.smt, rows)
     }
 }

@@ -137,8 +137,9 @@ impl TsEngine for Trl {
 
     fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.c;
-        crate::engine::EngineStats {
-            counters: vec![
+        crate::engine::EngineStats::new(
+            self.smt,
+            vec![
                 ("depth", c.depth.into()),
                 ("max depth", c.max_depth.into()),
                 ("learned relations", c.learned.into()),
@@ -148,8 +149,7 @@ impl TsEngine for Trl {
                 ("plain bmc depth", c.plain_depth.into()),
                 ("handed over to abmc", u8::from(c.handed_over).into()),
             ],
-            smt: self.smt,
-        }
+        )
     }
 }
 
