@@ -221,7 +221,7 @@ pub struct Stats {
     /// The abstract-interpretation pass.
     pub absint: AbsintStats,
     /// This run's interpolation queries, per backend ([`crate::interp::InterpStats`]).
-    pub interpolation: Vec<(crate::interp::Backend, crate::interp::BackendStats)>,
+    pub interpolation: Vec<(&'static str, crate::smt::BackendStats)>,
 }
 
 /// One engine's report in [`Stats::engines`].

@@ -142,7 +142,7 @@ pub fn by_projection(
             }
             let m = u.model()?;
             let p = mbp::project(std::slice::from_ref(&d), &m, &elim)
-                .map_err(|e| Stop::SolverError(format!("k-to-1 induction: projection: {e}")))?;
+                .map_err(|e| Stop::Bug(format!("k-to-1 induction: projection: {e}")))?;
             let psi = mk_and(p.lits);
             u.assert(&mk_not(psi.clone()))?;
             ds.push(psi);

@@ -34,7 +34,6 @@ use backend::Answer;
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use own::MAX_DISJUNCTS;
@@ -116,56 +115,7 @@ pub enum Interp {
     Unknown(String),
 }
 
-/// Counters of one backend.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BackendStats {
-    /// Queries (binary or sequence) sent to it.
-    pub asked: u64,
-    /// Answered with interpolants that passed the check.
-    pub interpolants: u64,
-    /// Answered `sat`, confirmed.
-    pub sat: u64,
-    /// Gave no answer (unknown, time limit, unreadable term, solver failure).
-    pub unknown: u64,
-    /// Answers that failed the check (logged as errors).
-    pub check_failures: u64,
-    /// Time spent in the backend (not in checking).
-    pub time: Duration,
-    /// Sum of the DAG sizes of the checked interpolants.
-    pub size: u64,
-}
-
-/// Where the interpolation counters of one run go: shared by every clone, so the solver
-/// configuration of a run ([`SolverConfig::interp_stats`]) carries one sink to all its
-/// engines and their [`Interpolator`]s, and a fresh configuration starts a fresh sink.
-#[derive(Clone, Debug, Default)]
-pub struct InterpStats(Arc<Mutex<Vec<(Backend, BackendStats)>>>);
-
-impl InterpStats {
-    /// An empty sink, not shared with any other.
-    pub fn new() -> InterpStats {
-        InterpStats::default()
-    }
-
-    fn record(&self, b: Backend, f: impl FnOnce(&mut BackendStats)) {
-        let mut s = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        match s.iter_mut().find(|(k, _)| *k == b) {
-            Some((_, st)) => f(st),
-            None => {
-                let mut st = BackendStats::default();
-                f(&mut st);
-                s.push((b, st));
-            }
-        }
-    }
-
-    /// The counters of every backend asked through this sink so far, in backend order.
-    pub fn snapshot(&self) -> Vec<(Backend, BackendStats)> {
-        let mut s = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        s.sort_by_key(|(b, _)| *b);
-        s
-    }
-}
+pub use crate::smt::{BackendStats, InterpStats};
 
 /// How an [`Interpolator`] finds its solvers.
 #[derive(Clone, Debug)]
@@ -284,7 +234,7 @@ impl Interpolator {
     fn try_backend(&mut self, i: usize, parts: &[Term]) -> Result<Interp, String> {
         let backend = self.cfg.backends[i].0;
         let stats = self.cfg.backends[i].1.interp_stats.clone();
-        let record = |f: &dyn Fn(&mut BackendStats)| stats.record(backend, f);
+        let record = |f: &dyn Fn(&mut BackendStats)| stats.record(backend.name(), f);
         record(&|s| s.asked += 1);
         let start = Instant::now();
         let answer = self.produce(i, parts);

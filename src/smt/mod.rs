@@ -17,6 +17,7 @@
 //!   fed byte by byte from the solver's output, so it never reads past the answer.
 
 mod array_value;
+mod interp_stats;
 mod kill;
 mod parse;
 mod process;
@@ -27,6 +28,7 @@ mod solver;
 #[cfg(test)]
 mod tests;
 
+pub use interp_stats::{BackendStats, InterpStats};
 pub use kill::{kill_all_children, shut_down, shutting_down, Deadline, KillSwitch};
 #[doc(hidden)]
 pub use parse::fuzz_answer_readers;
@@ -146,8 +148,8 @@ pub struct SolverConfig {
     pub paths: SolverPaths,
     /// The run's interpolation counters: every clone of this configuration (the engines',
     /// their interpolation backends') records into the same sink, [`SolverConfig::new`]
-    /// starts a fresh one. See [`crate::interp::InterpStats`].
-    pub interp_stats: crate::interp::InterpStats,
+    /// starts a fresh one. See [`InterpStats`].
+    pub interp_stats: InterpStats,
 }
 
 /// The binary named for each solver kind (`--z3`, `--yices`, `--cvc5`, `--smtinterpol`);
@@ -190,7 +192,7 @@ impl SolverConfig {
             reals: false,
             arrays: false,
             paths: SolverPaths::default(),
-            interp_stats: crate::interp::InterpStats::new(),
+            interp_stats: InterpStats::new(),
         }
     }
 

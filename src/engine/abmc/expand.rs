@@ -323,7 +323,7 @@ impl<'a> Expander<'a> {
         let r = smt.check_sat()?;
         if r != SatResult::Sat {
             smt.pop()?;
-            return Err(Stop::SolverError(format!(
+            return Err(Stop::Bug(format!(
                 "abmc: an iteration of a learned transition is {r} (acceleration bug?)"
             )));
         }

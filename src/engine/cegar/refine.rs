@@ -83,8 +83,8 @@ impl Refiner {
                 return Ok(Outcome::Cex(concrete(cfa, &t.edges, &model)?));
             }
             if t.edges.len() < 2 {
-                return Err(Stop::SolverError(
-                    "cegar: a one-edge counterexample is infeasible (a bug)".into(),
+                return Err(Stop::Bug(
+                    "cegar: a one-edge counterexample is infeasible".into(),
                 ));
             }
             self.infeasible.push(t.edges.clone());
@@ -94,9 +94,7 @@ impl Refiner {
             return self.refine_many(arg, dom, cfa, itp, &traces);
         }
         let Some(t) = traces.first() else {
-            return Err(Stop::SolverError(
-                "cegar: no counterexample to refine".into(),
-            ));
+            return Err(Stop::Bug("cegar: no counterexample to refine".into()));
         };
         let (locs, parts) = (&t.locs, &t.parts);
         let r = match self.refinement {
@@ -340,8 +338,8 @@ fn fw_bin_itp(
     smt.pop()?;
     let k = k?;
     if k < 2 {
-        return Err(Stop::SolverError(
-            "cegar: an abstract successor contradicts its own edge (a bug)".into(),
+        return Err(Stop::Bug(
+            "cegar: an abstract successor contradicts its own edge".into(),
         ));
     }
     let a = mk_and(parts[..k - 1].to_vec());
@@ -374,8 +372,8 @@ fn bw_bin_itp(
     smt.pop()?;
     let j = j?;
     if j >= m {
-        return Err(Stop::SolverError(
-            "cegar: the last edge of a counterexample is infeasible (a bug)".into(),
+        return Err(Stop::Bug(
+            "cegar: the last edge of a counterexample is infeasible".into(),
         ));
     }
     // A is the feasible suffix, B the transition before it (seed 000, 3.2.1); the

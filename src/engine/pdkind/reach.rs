@@ -88,7 +88,7 @@ impl<'a> Reachability<'a> {
                 r => last = Some(r),
             }
         }
-        last.ok_or_else(|| Stop::SolverError(format!("pdkind: empty range {from}..={to}")))
+        last.ok_or_else(|| Stop::Bug(format!("pdkind: empty range {from}..={to}")))
     }
 
     /// Is `g` (over the state variables) reachable within `k` steps? The query at level

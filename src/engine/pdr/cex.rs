@@ -40,8 +40,8 @@ fn solve(
     match u.check()? {
         SatResult::Sat => Ok(u.model()?),
         SatResult::Unknown => Err(Stop::SolverUnknown),
-        SatResult::Unsat => Err(Stop::SolverError(format!(
-            "pdr: the counterexample of length {k} does not exist (a bug in the engine)"
+        SatResult::Unsat => Err(Stop::Bug(format!(
+            "pdr: the counterexample of length {k} does not exist"
         ))),
     }
 }

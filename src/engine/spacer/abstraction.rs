@@ -732,8 +732,8 @@ impl Global {
             }
             if !dropped {
                 self.smt.pop()?;
-                return Err(Stop::SolverError(
-                    "spacer abstraction: Houdini found no broken lemma in a model (a bug)".into(),
+                return Err(Stop::Bug(
+                    "spacer abstraction: Houdini found no broken lemma in a model".into(),
                 ));
             }
         }

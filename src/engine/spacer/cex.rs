@@ -34,9 +34,7 @@ fn build(
         .map(|&p| mk_and(musts[p].cube.clone()))
         .collect();
     let Some(model) = ctx.concrete(must.clause, &summaries, head)? else {
-        return Err(Stop::SolverError(
-            "spacer: a must-summary has no derivation (a bug)".into(),
-        ));
+        return Err(Stop::Bug("spacer: a must-summary has no derivation".into()));
     };
     let enc = ctx.enc;
     let cl = &enc.clauses[must.clause];

@@ -454,7 +454,7 @@ impl<'a> Context<'a> {
             .zip(vals)
             .find(|(_, v)| matches!(v, Value::Bool(true)))
             .map(|(&c, _)| c)
-            .ok_or_else(|| Stop::SolverError("spacer: a joint model turns no clause on".into()))
+            .ok_or_else(|| Stop::Bug("spacer: a joint model turns no clause on".into()))
     }
 
     /// One query for the clauses `set` of `p` under `assume` (beside the selector and the

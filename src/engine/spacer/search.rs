@@ -386,7 +386,7 @@ impl<'c, 'a> Search<'c, 'a> {
         for (j, b) in cl.body.iter().enumerate() {
             if j < k {
                 let m = covered[j].ok_or_else(|| {
-                    Stop::SolverError("spacer: a must model lies in no must-summary".into())
+                    Stop::Bug("spacer: a must model lies in no must-summary".into())
                 })?;
                 phi.push(enc.at(&mk_and(self.musts[m].cube.clone()), b));
             } else if j > k {
@@ -426,7 +426,7 @@ impl<'c, 'a> Search<'c, 'a> {
         covered: Vec<Option<usize>>,
     ) -> Result<Step, Stop> {
         if covered.iter().any(|m| m.is_none()) {
-            return Err(Stop::SolverError(
+            return Err(Stop::Bug(
                 "spacer: a model of the must-summaries lies in none of them".into(),
             ));
         }

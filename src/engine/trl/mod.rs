@@ -463,7 +463,7 @@ impl<'a> Run<'a> {
                 match self.relation_model(l, &vals)? {
                     Some(m) => (l, m),
                     None => {
-                        return Err(Stop::SolverError(
+                        return Err(Stop::Bug(
                             "trl: a learned relation does not cover its own loop".into(),
                         ))
                     }

@@ -67,7 +67,7 @@ pub fn is_feasible(
         }
         for (b, &p) in r.body.iter().zip(&step.premises) {
             let Some(h) = renamed.get(p).and_then(|c: &Clause| c.head.as_ref()) else {
-                return Err(Stop::SolverError(
+                return Err(Stop::Bug(
                     "spacer abstraction: a malformed derivation".into(),
                 ));
             };
