@@ -111,6 +111,13 @@ macro_rules! counts {
 }
 counts!(u8, u16, u32, u64, usize);
 
+/// A switch, printed `true` or `false`.
+impl From<bool> for Counter {
+    fn from(b: bool) -> Counter {
+        Counter::Text(b.to_string())
+    }
+}
+
 impl From<String> for Counter {
     fn from(t: String) -> Counter {
         Counter::Text(t)

@@ -147,7 +147,7 @@ impl TsEngine for Trl {
                 ("blocking clauses", c.blocking.into()),
                 ("invariant cubes", c.inv_cubes.into()),
                 ("plain bmc depth", c.plain_depth.into()),
-                ("handed over to abmc", u8::from(c.handed_over).into()),
+                ("handed over to abmc", c.handed_over.into()),
             ],
         )
     }
