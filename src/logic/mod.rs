@@ -6,6 +6,7 @@ pub mod array_elim;
 mod defs;
 mod eval;
 mod linear;
+mod lock_stats;
 pub mod mbp;
 mod print;
 mod quant;
@@ -19,6 +20,7 @@ pub use array::{
 pub use defs::{definition, definitions, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};
 pub use linear::Lin;
+pub use lock_stats::{factory_lock_stats, FactoryLockStats};
 pub use print::{smt_symbol, SmtTerm};
 pub use quant::{has_quantifier, quantified_vars};
 pub use real::{

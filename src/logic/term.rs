@@ -19,9 +19,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard, TryLockError};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// A variable: a name and a sort. Names are stored unquoted.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -203,12 +201,7 @@ impl Factory {
             return k.0.clone();
         }
         if self.table.len() >= self.sweep_at {
-            let t = Instant::now();
-            SWEEPING.store(true, Relaxed);
-            self.sweep();
-            SWEEPING.store(false, Relaxed);
-            SWEEPS.fetch_add(1, Relaxed);
-            SWEEP_NS.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+            super::lock_stats::sweep(|| self.sweep());
             self.sweep_at = (2 * self.table.len()).max(FIRST_SWEEP);
         }
         let t = Term(Arc::new(Inner {
@@ -281,65 +274,9 @@ pub fn factory_size() -> usize {
     lock_factory().table.len()
 }
 
-/// How the factory's one lock fared in this process: [`factory_lock_stats`].
-static LOCKS: AtomicU64 = AtomicU64::new(0);
-static CONTENDED: AtomicU64 = AtomicU64::new(0);
-static WAIT_NS: AtomicU64 = AtomicU64::new(0);
-static SWEEPS: AtomicU64 = AtomicU64::new(0);
-static SWEEP_NS: AtomicU64 = AtomicU64::new(0);
-/// Set while a sweep holds the lock; a wait that begins then is counted in `SWEEP_WAIT_NS`.
-static SWEEPING: AtomicBool = AtomicBool::new(false);
-static SWEEP_WAIT_NS: AtomicU64 = AtomicU64::new(0);
-
-/// The factory, locked: a `try_lock` first, and only when another thread holds it, a
-/// blocking `lock` whose wait is timed (so the uncontended path reads no clock).
-fn lock_factory() -> MutexGuard<'static, Factory> {
-    LOCKS.fetch_add(1, Relaxed);
-    match FACTORY.try_lock() {
-        Ok(g) => g,
-        Err(TryLockError::Poisoned(e)) => e.into_inner(),
-        Err(TryLockError::WouldBlock) => {
-            CONTENDED.fetch_add(1, Relaxed);
-            let sweeping = SWEEPING.load(Relaxed);
-            let t = Instant::now();
-            let g = FACTORY.lock().unwrap_or_else(|e| e.into_inner());
-            let waited = t.elapsed().as_nanos() as u64;
-            WAIT_NS.fetch_add(waited, Relaxed);
-            if sweeping {
-                SWEEP_WAIT_NS.fetch_add(waited, Relaxed);
-            }
-            g
-        }
-    }
-}
-
-/// Counters of the term factory's lock, for the whole process (the factory is one
-/// interner shared by every run and thread; these measure what sharing it costs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FactoryLockStats {
-    /// Times the lock was taken (one per term made, looked up or counted).
-    pub acquisitions: u64,
-    /// Of them, times another thread held it.
-    pub contended: u64,
-    /// Time spent waiting for it, summed over the threads.
-    pub wait: Duration,
-    /// Sweeps of the table, and the time they held the lock.
-    pub sweeps: u64,
-    pub sweep_time: Duration,
-    /// Of [`FactoryLockStats::wait`], the waits that began while a sweep held the lock.
-    pub sweep_wait: Duration,
-}
-
-/// The term factory's lock counters so far ([`FactoryLockStats`]).
-pub fn factory_lock_stats() -> FactoryLockStats {
-    FactoryLockStats {
-        acquisitions: LOCKS.load(Relaxed),
-        contended: CONTENDED.load(Relaxed),
-        wait: Duration::from_nanos(WAIT_NS.load(Relaxed)),
-        sweeps: SWEEPS.load(Relaxed),
-        sweep_time: Duration::from_nanos(SWEEP_NS.load(Relaxed)),
-        sweep_wait: Duration::from_nanos(SWEEP_WAIT_NS.load(Relaxed)),
-    }
+/// The factory, locked, with its lock counted ([`super::lock_stats`]).
+fn lock_factory() -> std::sync::MutexGuard<'static, Factory> {
+    super::lock_stats::counted_lock(&FACTORY)
 }
 
 impl TermNode {
