@@ -19,6 +19,16 @@ const ONLY_THE_PASS: &[&str] = &[
 ];
 
 fn solve(path: &str, engines: Vec<EngineKind>, on: bool, secs: u64) -> chcsolve::Outcome {
+    solve_with(path, engines, on, secs, Default::default())
+}
+
+fn solve_with(
+    path: &str,
+    engines: Vec<EngineKind>,
+    on: bool,
+    secs: u64,
+    engine_options: chcsolve::engine::EngineOptions,
+) -> chcsolve::Outcome {
     let input = std::fs::read_to_string(bench_dir().join(path)).unwrap();
     let opts = Options {
         engines,
@@ -30,6 +40,7 @@ fn solve(path: &str, engines: Vec<EngineKind>, on: bool, secs: u64) -> chcsolve:
             budget: Duration::from_secs(20),
             ..Default::default()
         },
+        engine_options,
         ..Options::default()
     };
     let out = solve_str(&input, &opts).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -78,6 +89,29 @@ fn the_invariants_seed_pdr_and_spacer() {
         assert_eq!(out.stats.winner, Some(e.name()));
         assert_eq!(out.stats.absint.outcome, "seeded");
         assert!(out.stats.absint.kept >= 1);
+    }
+}
+
+/// `--pdr-seeds off` and `--spacer-seeds off`: the pass still runs and seeds, the engine
+/// takes none of its invariants (its `seeds` counter is 0; with the switch on it is not).
+#[test]
+fn each_engine_can_decline_the_seeds() {
+    let path = "absint/seeded-sat.smt2";
+    for e in [EngineKind::Pdr, EngineKind::Spacer] {
+        for take in [true, false] {
+            let mut engine_options = chcsolve::engine::EngineOptions::default();
+            engine_options.pdr.use_seeds = take;
+            engine_options.spacer.use_seeds = take;
+            let out = solve_with(path, vec![e], true, 30, engine_options);
+            assert_eq!(out.stats.absint.outcome, "seeded", "{}", e.name());
+            let run = out.stats.engines.iter().find(|r| r.name == e.name());
+            let seeds = run.and_then(|r| r.stats.count("seeds"));
+            if take {
+                assert!(seeds.is_some_and(|n| n >= 1), "{}: {seeds:?}", e.name());
+            } else {
+                assert_eq!(seeds, Some(0), "{}", e.name());
+            }
+        }
     }
 }
 

@@ -55,6 +55,14 @@ pub struct EngineArgs {
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_joint: Option<bool>,
 
+    /// Spacer takes the invariants of `--absint` as lemmas of its first level: `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    spacer_seeds: Option<bool>,
+
+    /// PDR takes the invariants of `--absint` as lemmas of its first frame: `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pdr_seeds: Option<bool>,
+
     /// CEGAR's abstract domain (`--engine cegar`; default pred-cart).
     #[arg(long, value_name = "DOMAIN", value_parser = named::<DomainKind>())]
     cegar_domain: Option<DomainKind>,
@@ -106,6 +114,8 @@ impl EngineArgs {
         s.abstraction = self.spacer_abstraction.unwrap_or(s.abstraction);
         s.second_lemma = self.spacer_second_lemma.unwrap_or(s.second_lemma);
         s.joint = self.spacer_joint.unwrap_or(s.joint);
+        s.use_seeds = self.spacer_seeds.unwrap_or(s.use_seeds);
+        o.pdr.use_seeds = self.pdr_seeds.unwrap_or(o.pdr.use_seeds);
         o.cegar = self.cegar()?;
         Ok(o)
     }

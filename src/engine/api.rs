@@ -141,6 +141,14 @@ impl EngineStats {
     pub fn new(smt: SmtStats, counters: Vec<(&'static str, Counter)>) -> EngineStats {
         EngineStats { counters, smt }
     }
+
+    /// The counter `name` when it is a count.
+    pub fn count(&self, name: &str) -> Option<u64> {
+        self.counters.iter().find_map(|(n, c)| match c {
+            Counter::Count(k) if *n == name => Some(*k),
+            _ => None,
+        })
+    }
 }
 
 /// An engine on the preprocessed clause graph.

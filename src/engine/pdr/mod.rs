@@ -68,6 +68,8 @@ pub struct Config {
     /// Cubes whose negations are known inductive invariants ([`crate::absint`]'s, checked by
     /// the solver): lemmas of `F_1` from the start, pushed like the others (default: none).
     pub seeds: Vec<Vec<crate::logic::Term>>,
+    /// Take the seeds the portfolio offers ([`TsEngine::seed`]) (default: true).
+    pub use_seeds: bool,
 }
 
 impl Default for Config {
@@ -82,6 +84,7 @@ impl Default for Config {
             requeue: true,
             max_frames: None,
             seeds: vec![],
+            use_seeds: true,
         }
     }
 }
@@ -109,6 +112,8 @@ pub struct Counters {
     pub obligations: usize,
     /// Variables that projections replaced by their model value.
     pub mbp_substitutions: usize,
+    /// Seed lemmas ([`Config::seeds`]) put in the first frame.
+    pub seeds: usize,
 }
 
 pub struct Pdr {
@@ -149,7 +154,7 @@ impl TsEngine for Pdr {
     }
 
     fn seed(&mut self, seeds: &crate::absint::Seeds) {
-        if !seeds.ts_cubes.is_empty() {
+        if self.cfg.use_seeds && !seeds.ts_cubes.is_empty() {
             self.cfg.seeds = seeds.ts_cubes.clone();
         }
     }
@@ -159,6 +164,7 @@ impl TsEngine for Pdr {
         let counters = vec![
             ("frames", c.frames.into()),
             ("lemmas", c.lemmas.into()),
+            ("seeds", c.seeds.into()),
             ("obligations", c.obligations.into()),
             ("mbp-model-substitutions", c.mbp_substitutions.into()),
         ];

@@ -66,6 +66,7 @@ impl<'a> Search<'a> {
         self.new_level()?;
         for cube in self.cfg.seeds.clone() {
             self.add_lemma(cube, 1)?;
+            self.counters.seeds += 1;
         }
         loop {
             if let Some(cex) = self.strengthen()? {

@@ -81,6 +81,8 @@ pub struct Config {
     /// predicate over its parameters: lemmas of `F(P, 1)` from the start, pushed like the
     /// others; not used with [`Config::abstraction`] (default: none).
     pub seeds: Vec<(crate::chc::PredId, Term)>,
+    /// Take the seeds of the [`crate::engine::Problem`] (default: true).
+    pub use_seeds: bool,
 }
 
 impl Default for Config {
@@ -96,6 +98,7 @@ impl Default for Config {
             abstraction: false,
             joint: true,
             seeds: vec![],
+            use_seeds: true,
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct Counters {
     pub obligations: usize,
     /// Variables that projections replaced by their model value.
     pub mbp_substitutions: usize,
+    /// Seed lemmas ([`Config::seeds`]) put in the first level.
+    pub seeds: usize,
     /// Global guidance: clusters of two or more lemmas, and the guesses of each rule.
     pub global: global::GlobalCounters,
 }
@@ -132,7 +137,7 @@ impl crate::engine::Engine for Spacer {
     /// On the clause graph; with [`crate::absint`]'s invariants as first lemmas unless the
     /// abstraction runs.
     fn solve(&mut self, problem: &crate::engine::Problem, smt: &SolverConfig) -> Answer {
-        if !self.cfg.abstraction {
+        if self.cfg.use_seeds && !self.cfg.abstraction {
             self.cfg.seeds = problem.seeds.per_pred.clone();
         }
         Spacer::solve(self, &problem.graph, smt)
@@ -205,6 +210,7 @@ impl Spacer {
         let mut counters = vec![
             ("levels", c.levels.into()),
             ("lemmas", c.lemmas.into()),
+            ("seeds", c.seeds.into()),
             ("must-summaries", c.must_summaries.into()),
             ("obligations", c.obligations.into()),
             ("mbp-model-substitutions", c.mbp_substitutions.into()),

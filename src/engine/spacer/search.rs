@@ -135,6 +135,7 @@ impl<'c, 'a> Search<'c, 'a> {
             if self.n == 1 {
                 for (p, inv) in self.cfg.seeds.clone() {
                     self.add_lemma(p, vec![mk_not(inv)], 1)?;
+                    self.counters.seeds += 1;
                 }
             }
             self.queue = Queue::default();
