@@ -115,6 +115,11 @@ struct Cli {
     #[arg(long)]
     expand: bool,
 
+    /// While an engine's answer is validated and judged, stop the other engines' solver
+    /// processes (SIGSTOP; SIGCONT if the answer fails): `on` or `off` (default: off).
+    #[arg(long, value_name = "on|off", value_parser = engines::on_off)]
+    pause_to_check: Option<bool>,
+
     /// How --print-witness prints a counterexample: `golem` (the default: Golem's numbered
     /// derivation) or `list` (our clause applications with the line of each clause and the
     /// value of every variable).
@@ -459,6 +464,7 @@ fn main() {
         // Golem's format has no segments: a derivation printed in it is every ground step
         expand: cli.expand || (cli.print_witness && cli.witness_format == WitnessFormat::Golem),
         memory_limit: cli.memory_limit,
+        pause_to_check: cli.pause_to_check.unwrap_or(false),
         engine_options,
         cancel: None,
         validate: match cli.validate {

@@ -108,6 +108,21 @@ impl Portfolio {
         None
     }
 
+    /// Stops the solver processes of every lane (SIGSTOP) while an answer is validated, so
+    /// that the validation has the CPU; [`Self::resume`] when it fails.
+    pub fn pause(&self) {
+        for l in &self.lanes {
+            l.current.lock().unwrap_or_else(|e| e.into_inner()).pause();
+        }
+    }
+
+    /// Lets the lanes paused by [`Self::pause`] go on.
+    pub fn resume(&self) {
+        for l in &self.lanes {
+            l.current.lock().unwrap_or_else(|e| e.into_inner()).resume();
+        }
+    }
+
     /// Stops every lane: kills the solvers of the engine it runs, and starts no other.
     pub fn stop(&self) {
         for l in &self.lanes {

@@ -63,6 +63,10 @@ pub struct Options {
     /// Who judges an answer against the original text ([`crate::judge`]) before it is
     /// returned.
     pub validate: Validate,
+    /// Stop the other lanes' solver processes (SIGSTOP) while an engine's answer is
+    /// validated and judged, and let them go on (SIGCONT) if it fails (default: false, not
+    /// yet measured on whole sets).
+    pub pause_to_check: bool,
     /// Where an answer the judge rejects is written with its input, to replay the check
     /// (else `$TMPDIR/chcsolve-rejected`).
     pub replay_dir: Option<PathBuf>,
@@ -143,6 +147,7 @@ impl Default for Options {
             tee_dir: None,
             progress: None,
             expand: false,
+            pause_to_check: false,
             memory_limit: None,
             engine_options: EngineOptions::default(),
             cancel: None,
@@ -403,6 +408,7 @@ pub fn solve_judged(
             ..Stats::default()
         },
         expand: opts.expand,
+        pause_to_check: opts.pause_to_check,
         judge: source.map(|s| crate::judge::JudgeRun {
             source: s,
             solvers: judges,
@@ -440,6 +446,7 @@ struct Run<'a> {
     deadline: Option<Instant>,
     stats: Stats,
     expand: bool,
+    pause_to_check: bool,
     /// The judge of every answer, when the input's text is known.
     judge: Option<crate::judge::JudgeRun>,
     /// The printed witness of the answer the judge accepted last.
@@ -646,6 +653,11 @@ impl Run<'_> {
                 stats,
                 stop,
             });
+            // the other lanes wait (their solvers stopped) while the answer is checked
+            let checking = !matches!(answer, Answer::Unknown(_)) && self.pause_to_check;
+            if checking {
+                pf.pause();
+            }
             let verdict = match answer {
                 Answer::Safe(m) => {
                     debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
@@ -667,6 +679,9 @@ impl Run<'_> {
             if let Some(v) = verdict {
                 pf.stop();
                 return v;
+            }
+            if checking {
+                pf.resume();
             }
         }
         pf.stop();

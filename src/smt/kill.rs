@@ -42,6 +42,9 @@ pub struct KillSwitch(Arc<Inner>);
 #[derive(Default)]
 struct Inner {
     killed: AtomicBool,
+    /// Between [`KillSwitch::pause`] and [`KillSwitch::resume`]: the processes are stopped
+    /// (SIGSTOP), and so is every process registered meanwhile.
+    paused: AtomicBool,
     /// PIDs of the live processes. A PID leaves the set before its process is reaped, so a
     /// PID in the set is never recycled for another process.
     pids: Mutex<FxHashSet<i32>>,
@@ -63,6 +66,31 @@ impl KillSwitch {
         log::debug!("kill switch: killed {} solver process(es)", pids.len());
     }
 
+    /// Stops every registered process (SIGSTOP) until [`Self::resume`]: its CPU goes to
+    /// whoever needs it more (the validation of another engine's answer). A query to a
+    /// stopped solver waits; a solver's own time limit keeps running and may end it.
+    pub fn pause(&self) {
+        let pids = self.lock();
+        self.0.paused.store(true, Ordering::SeqCst);
+        for &pid in pids.iter() {
+            signal(pid, libc::SIGSTOP);
+        }
+    }
+
+    /// Lets the processes stopped by [`Self::pause`] go on (SIGCONT).
+    pub fn resume(&self) {
+        let pids = self.lock();
+        self.0.paused.store(false, Ordering::SeqCst);
+        for &pid in pids.iter() {
+            signal(pid, libc::SIGCONT);
+        }
+    }
+
+    /// True between [`Self::pause`] and [`Self::resume`].
+    pub fn is_paused(&self) -> bool {
+        self.0.paused.load(Ordering::SeqCst)
+    }
+
     /// True once [`Self::kill_all`] was called.
     pub fn is_killed(&self) -> bool {
         self.0.killed.load(Ordering::SeqCst)
@@ -79,6 +107,9 @@ impl KillSwitch {
         if self.is_killed() || shutting_down() {
             sigkill(pid);
             return false;
+        }
+        if self.is_paused() {
+            signal(pid, libc::SIGSTOP);
         }
         pids.insert(pid);
         true
@@ -103,12 +134,17 @@ impl fmt::Debug for KillSwitch {
     }
 }
 
-/// Sends SIGKILL to `pid` (ignored for non-positive PIDs).
+/// Sends SIGKILL to `pid` (ignored for non-positive PIDs); a stopped process dies too.
 pub(super) fn sigkill(pid: i32) {
+    signal(pid, libc::SIGKILL);
+}
+
+/// Sends `sig` to `pid` (ignored for non-positive PIDs).
+fn signal(pid: i32, sig: libc::c_int) {
     if pid > 0 {
         // SAFETY: kill(2) has no memory-safety preconditions.
         unsafe {
-            libc::kill(pid, libc::SIGKILL);
+            libc::kill(pid, sig);
         }
     }
 }

@@ -266,6 +266,58 @@ fn pigeonhole(s: &mut Smt, n: usize) {
     }
 }
 
+/// `pause` stops the solvers (state `T` in /proc), a solver started while paused too;
+/// `resume` lets them go on, and a query then answers as before.
+#[test]
+fn pause_stops_the_solvers_until_resume() {
+    let state = |pid: i32| {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        s[s.rfind(')').unwrap() + 2..].chars().next().unwrap()
+    };
+    // the signal is delivered at once, the state seen a moment later
+    let settle = || std::thread::sleep(Duration::from_millis(50));
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "pause_stops_the_solvers_until_resume") else {
+            continue;
+        };
+        let mut s = Smt::new(&cfg, "paused").unwrap();
+        let before = kill::child_pids();
+        cfg.kill.pause();
+        // a solver started while paused is stopped at once: its start waits for resume
+        let cfg2 = cfg.clone();
+        let starter = std::thread::spawn(move || Smt::new(&cfg2, "started while paused"));
+        let dog = watchdog(10, {
+            let k = cfg.kill.clone();
+            move || k.resume()
+        });
+        let mut late_pid = None;
+        for _ in 0..100 {
+            settle();
+            late_pid = kill::child_pids().into_iter().find(|p| !before.contains(p));
+            if late_pid.is_some() && cfg.kill.live() == 2 {
+                break;
+            }
+        }
+        let late_pid = late_pid.expect("the late solver started");
+        assert_eq!(state(s.pid()), 'T', "{kind}: not stopped by pause");
+        assert_eq!(
+            state(late_pid),
+            'T',
+            "{kind}: started while paused, not stopped"
+        );
+        cfg.kill.resume();
+        let mut late = starter.join().unwrap().unwrap();
+        drop(dog);
+        settle();
+        for p in [s.pid(), late.pid()] {
+            assert_ne!(state(p), 'T', "{kind}: still stopped after resume");
+        }
+        s.assert(&mk_true()).unwrap();
+        assert_eq!(s.check_sat(), Ok(SatResult::Sat), "{kind}");
+        assert_eq!(late.check_sat(), Ok(SatResult::Sat), "{kind}");
+    }
+}
+
 #[test]
 fn kill_switch_stops_a_running_query() {
     for kind in KINDS {
