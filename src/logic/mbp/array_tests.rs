@@ -284,3 +284,58 @@ fn an_array_of_arrays_projects_exactly() {
     );
     smt.pop().unwrap();
 }
+
+/// An update whose stored value mentions an eliminated variable is projected exactly:
+/// `exists q. b' = store(b, k, b[k] + q) /\ 0 <= q` is `b' = store(b, k, b'[k]) /\ b[k] <=
+/// b'[k]`, where replacing `q` by its model value (3) would give one update only (and the
+/// MBP loop of quantifier elimination would enumerate them without end).
+#[test]
+fn a_stored_value_projects_exactly() {
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
+    let v = |n: &str, s: Sort| Var {
+        name: n.into(),
+        sort: s,
+    };
+    let (b, b2, k, q) = (
+        v("b", arr()),
+        v("b2", arr()),
+        v("k", Sort::Int),
+        v("q", Sort::Int),
+    );
+    let (tb, tb2, tk, tq) = (mk_var_of(&b), mk_var_of(&b2), mk_var_of(&k), mk_var_of(&q));
+    let bk = mk_select(tb.clone(), tk.clone());
+    let phi = vec![
+        mk_eq(
+            tb2.clone(),
+            mk_store(tb.clone(), tk.clone(), mk_add(vec![bk.clone(), tq.clone()])),
+        ),
+        mk_le(mk_int(0), tq.clone()),
+    ];
+    let av = ArrayValue::constant(arr(), Value::Int(1.into()));
+    let mut model = Assignment::default();
+    model.insert(b.clone(), array_value(av.clone()));
+    model.insert(
+        b2.clone(),
+        array_value(av.store(Value::Int(2.into()), Value::Int(4.into()))),
+    );
+    model.insert(k.clone(), Value::Int(2.into()));
+    model.insert(q.clone(), Value::Int(3.into()));
+    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
+    let r = project(&phi, &model, std::slice::from_ref(&q)).unwrap();
+    let psi = mk_and(r.lits.clone());
+    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
+    assert!(!free_vars(&psi).contains(&q), "q left in {}", SmtTerm(&psi));
+    let exists = mk_exists(vec![q.clone()], mk_and(phi.clone()));
+    smt.push().unwrap();
+    for x in [&b, &b2, &k] {
+        smt.declare(x).unwrap();
+    }
+    smt.assert(&mk_not(mk_eq(psi.clone(), exists))).unwrap();
+    assert_eq!(
+        smt.check_sat().unwrap(),
+        SatResult::Unsat,
+        "not exact: {}",
+        SmtTerm(&psi)
+    );
+    smt.pop().unwrap();
+}
