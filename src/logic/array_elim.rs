@@ -15,6 +15,14 @@
 //!    never read). Reading over the stores turns each select into an `ite` chain over
 //!    index equalities (Ackermann's reduction).
 //!
+//! 0. **Definitions**: a conjunct `a = t` with `a` an array variable being eliminated and
+//!    `t` free of `a` is substituted.
+//!
+//! The rules are applied until none applies, so that the fresh variables of rule 2 that are
+//! arrays (the elements of an array of arrays) are eliminated in turn: z3's `mbp_arrays`
+//! likewise reduces every read of an eliminated array to an index equation and a fresh
+//! element, so that no index is fixed to its model value.
+//!
 //! Each fresh variable comes with the term it stands for (`x[i]`, `a[i_k]`, over the
 //! variables before it), so that a projection can give it its value in the model.
 //! What is left over (an array compared with another as a whole, say) is not touched.
@@ -47,18 +55,34 @@ pub fn eliminate(vars: &[Var], body: &Term) -> Option<ArrayElim> {
     };
     let mut names = Fresh::new(vars, body);
     let mut progress = false;
-    while let Some((b, w, meaning)) = peel_store(&out.vars, &out.body, &mut names) {
-        out.body = b;
-        out.vars.push(w.clone());
-        out.fresh.push((w, meaning));
+    loop {
+        if let Some((a, t)) = array_definition(&out.vars, &out.body) {
+            let map = FxHashMap::from_iter([(a.clone(), t)]);
+            out.body = subst(&out.body, &map);
+            out.vars.retain(|w| *w != a);
+        } else if let Some((b, w, meaning)) = peel_store(&out.vars, &out.body, &mut names) {
+            out.body = b;
+            out.vars.push(w.clone());
+            out.fresh.push((w, meaning));
+        } else if !read_only_step(&mut out, &mut names) {
+            break;
+        }
         progress = true;
     }
+    progress.then_some(out)
+}
+
+/// Rule 2 on every array variable only read: `true` when one was replaced. Its fresh
+/// variables may be arrays themselves (an array of arrays read at `i` gives an array read
+/// again), so the caller repeats until none is left.
+fn read_only_step(out: &mut ArrayElim, names: &mut Fresh) -> bool {
     let arrays: Vec<Var> = out
         .vars
         .iter()
         .filter(|v| v.sort.is_array())
         .cloned()
         .collect();
+    let mut progress = false;
     for a in arrays {
         let Some(reads) = reads_only(&a, &out.body) else {
             continue;
@@ -76,7 +100,25 @@ pub fn eliminate(vars: &[Var], body: &Term) -> Option<ArrayElim> {
         out.vars.retain(|w| *w != a);
         progress = true;
     }
-    progress.then_some(out)
+    progress
+}
+
+/// A conjunct `a = t` (or `t = a`) with `a` an array variable being eliminated and `t` free
+/// of it: `exists a. a = t /\ phi` is `phi[a := t]`.
+fn array_definition(vars: &[Var], body: &Term) -> Option<(Var, Term)> {
+    for c in conjuncts(body) {
+        let TermNode::ArrEq(x, y) = c.get() else {
+            continue;
+        };
+        for (s, t) in [(x, y), (y, x)] {
+            if let Some(a) = s.as_var() {
+                if a.sort.is_array() && vars.contains(a) && !free_vars(t).contains(a) {
+                    return Some((a.clone(), t.clone()));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Rule 1 on the first conjunct it applies to: the new body, the fresh variable and what

@@ -486,6 +486,9 @@ impl<'c, 'a> Search<'c, 'a> {
         self.counters.mbp_substitutions += p.model_substitutions;
         let cube: Cube = p.lits.iter().map(|l| enc.to_params(l, &cl.head)).collect();
         let pred = cl.head.pred;
+        if log::log_enabled!(log::Level::Debug) {
+            log::debug!("spacer: must P{} from clause {c}: {}", pred.0, show(&cube));
+        }
         self.ctx.add_must(pred, &mk_and(cube.clone()))?;
         self.musts.push(Must {
             pred,

@@ -8,6 +8,9 @@
 //! remove (store equations through partial equalities, arrays that are only read), as z3's
 //! `mbp_arrays` does; the fresh variables they bring take their values from the model.
 //!
+//! First, a stored value that mentions an eliminated variable is taken out of its store when
+//! the array it is stored into is known ([`split_stored_value`], exact).
+//!
 //! `phi[x := t]` with `M(t) = M(x)` implies `exists x. phi` and `M` satisfies it, so the
 //! replacement is a projection. Reading over the stores of the constant arrays that this
 //! puts in the formula turns their `select`s into `ite` chains over the index ([`super::mk_select`]),
@@ -49,6 +52,17 @@ pub(super) fn substitute(
     elim: &[Var],
 ) -> Result<(Vec<Term>, Vec<Var>, usize), String> {
     let elim_set: FxHashSet<&Var> = elim.iter().collect();
+    let split: Vec<Term>;
+    let phi = if elim.is_empty() {
+        phi
+    } else {
+        split = phi
+            .iter()
+            .flat_map(conjuncts)
+            .map(|c| split_stored_value(&c, &elim_set))
+            .collect();
+        &split[..]
+    };
     let mut under_array: FxHashSet<Var> = FxHashSet::default();
     let mut seen: FxHashSet<u64> = FxHashSet::default();
     for f in phi {
@@ -135,4 +149,33 @@ pub(super) fn is_array_op(t: &Term) -> bool {
         t.get(),
         TermNode::Select(..) | TermNode::Store(..) | TermNode::ConstArray(..) | TermNode::ArrEq(..)
     )
+}
+
+/// `t = store(s, i, e)` with `e` mentioning an eliminated variable and `t`, `i` free of them
+/// is `t = store(s, i, t[i]) /\ t[i] = e` (each implies the other: `t[i] = e` holds in `t =
+/// store(s, i, e)`), which takes the stored value out of the array operation: an update
+/// `b' = store(b, k, b[k] + q)` then defines `q` as `b'[k] - b[k]` for the arithmetic
+/// projection instead of fixing it to its model value. Other conjuncts are returned as they are.
+fn split_stored_value(c: &Term, elim: &FxHashSet<&Var>) -> Term {
+    let TermNode::ArrEq(a, b) = c.get() else {
+        return c.clone();
+    };
+    let mentions = |t: &Term| free_vars(t).iter().any(|v| elim.contains(v));
+    for (t, s) in [(a, b), (b, a)] {
+        let TermNode::Store(base, i, e) = s.get() else {
+            continue;
+        };
+        if !mentions(e) || mentions(t) || mentions(i) {
+            continue;
+        }
+        let ti = mk_select(t.clone(), i.clone());
+        if ti == *e {
+            continue;
+        }
+        return mk_and(vec![
+            mk_arr_eq(t.clone(), mk_store(base.clone(), i.clone(), ti.clone())),
+            mk_eq(ti, e.clone()),
+        ]);
+    }
+    c.clone()
 }

@@ -230,3 +230,112 @@ fn a_store_equation_projects_exactly() {
     );
     smt.pop().unwrap();
 }
+
+/// An array of arrays read at a symbolic index is projected exactly: `exists c, z.
+/// c[k][z] = 5 /\ z = y /\ 0 <= y` is `0 <= y`. The element `c[k]`, itself an array read
+/// at `z`, is eliminated in turn (rule 2 again), where replacing it by its model value
+/// would read a concrete array at `y` and fix `y` to its model value (7).
+#[test]
+fn an_array_of_arrays_projects_exactly() {
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
+    let v = |n: &str, s: Sort| Var {
+        name: n.into(),
+        sort: s,
+    };
+    let nested = array_sort(Sort::Int, arr());
+    let (c, k, z, y) = (
+        v("c", nested),
+        v("k", Sort::Int),
+        v("z", Sort::Int),
+        v("y", Sort::Int),
+    );
+    let (tc, tk, tz, ty) = (mk_var_of(&c), mk_var_of(&k), mk_var_of(&z), mk_var_of(&y));
+    let phi = vec![
+        mk_eq(mk_select(mk_select(tc, tk), tz.clone()), mk_int(5)),
+        mk_eq(tz, ty.clone()),
+        mk_le(mk_int(0), ty.clone()),
+    ];
+    let inner = ArrayValue::constant(arr(), Value::Int(0.into()))
+        .store(Value::Int(7.into()), Value::Int(5.into()));
+    let outer = ArrayValue::constant(nested, array_value(inner));
+    let mut model = Assignment::default();
+    model.insert(c.clone(), array_value(outer));
+    model.insert(k.clone(), Value::Int(1.into()));
+    model.insert(z.clone(), Value::Int(7.into()));
+    model.insert(y.clone(), Value::Int(7.into()));
+    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
+    let r = project(&phi, &model, &[c.clone(), z.clone()]).unwrap();
+    let psi = mk_and(r.lits.clone());
+    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
+    for x in free_vars(&psi) {
+        assert!(x != c && x != z, "{} left in {}", x.name, SmtTerm(&psi));
+    }
+    smt.push().unwrap();
+    for x in [&k, &y] {
+        smt.declare(x).unwrap();
+    }
+    smt.assert(&mk_not(mk_eq(psi.clone(), mk_le(mk_int(0), ty))))
+        .unwrap();
+    assert_eq!(
+        smt.check_sat().unwrap(),
+        SatResult::Unsat,
+        "not exact: {}",
+        SmtTerm(&psi)
+    );
+    smt.pop().unwrap();
+}
+
+/// An update whose stored value mentions an eliminated variable is projected exactly:
+/// `exists q. b' = store(b, k, b[k] + q) /\ 0 <= q` is `b' = store(b, k, b'[k]) /\ b[k] <=
+/// b'[k]`, where replacing `q` by its model value (3) would give one update only (and the
+/// MBP loop of quantifier elimination would enumerate them without end).
+#[test]
+fn a_stored_value_projects_exactly() {
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
+    let v = |n: &str, s: Sort| Var {
+        name: n.into(),
+        sort: s,
+    };
+    let (b, b2, k, q) = (
+        v("b", arr()),
+        v("b2", arr()),
+        v("k", Sort::Int),
+        v("q", Sort::Int),
+    );
+    let (tb, tb2, tk, tq) = (mk_var_of(&b), mk_var_of(&b2), mk_var_of(&k), mk_var_of(&q));
+    let bk = mk_select(tb.clone(), tk.clone());
+    let phi = vec![
+        mk_eq(
+            tb2.clone(),
+            mk_store(tb.clone(), tk.clone(), mk_add(vec![bk.clone(), tq.clone()])),
+        ),
+        mk_le(mk_int(0), tq.clone()),
+    ];
+    let av = ArrayValue::constant(arr(), Value::Int(1.into()));
+    let mut model = Assignment::default();
+    model.insert(b.clone(), array_value(av.clone()));
+    model.insert(
+        b2.clone(),
+        array_value(av.store(Value::Int(2.into()), Value::Int(4.into()))),
+    );
+    model.insert(k.clone(), Value::Int(2.into()));
+    model.insert(q.clone(), Value::Int(3.into()));
+    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
+    let r = project(&phi, &model, std::slice::from_ref(&q)).unwrap();
+    let psi = mk_and(r.lits.clone());
+    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
+    assert!(!free_vars(&psi).contains(&q), "q left in {}", SmtTerm(&psi));
+    let exists = mk_exists(vec![q.clone()], mk_and(phi.clone()));
+    smt.push().unwrap();
+    for x in [&b, &b2, &k] {
+        smt.declare(x).unwrap();
+    }
+    smt.assert(&mk_not(mk_eq(psi.clone(), exists))).unwrap();
+    assert_eq!(
+        smt.check_sat().unwrap(),
+        SatResult::Unsat,
+        "not exact: {}",
+        SmtTerm(&psi)
+    );
+    smt.pop().unwrap();
+}
