@@ -1,4 +1,4 @@
-//! The engine flags (`--engine`, `--spacer-*`, `--cegar-*`) and their mapping onto the
+//! The engine flags (`--engine`, `--spacer-*`, `--pdr-*`, `--cegar-*`) and their mapping onto the
 //! library's one [`EngineOptions`] value. clap stays here: the engine layer offers its
 //! choices through [`Named`], and this module turns them into parsers.
 
@@ -19,7 +19,7 @@ fn named<T: Named + Send + Sync + Clone>() -> impl TypedValueParser<Value = T> {
 }
 
 /// `on` or `off`, for the switches of `--absint`, `--spacer-global`, `--spacer-abstraction`,
-/// `--spacer-second-lemma` and `--spacer-joint`.
+/// `--spacer-second-lemma`, `--spacer-joint` and `--pdr-ctg`.
 pub fn on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -62,6 +62,11 @@ pub struct EngineArgs {
     /// PDR takes the invariants of `--absint` as lemmas of its first frame: `on` or `off`.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pdr_seeds: Option<bool>,
+    /// PDR's counterexamples to generalization (Hassan, Bradley & Somenzi, FMCAD 2013):
+    /// literal dropping first blocks the predecessor states that keep a literal, at most 3
+    /// per literal, nested once: `on` or `off` (default off).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pdr_ctg: Option<bool>,
 
     /// CEGAR's abstract domain (`--engine cegar`; default pred-cart).
     #[arg(long, value_name = "DOMAIN", value_parser = named::<DomainKind>())]
@@ -116,6 +121,7 @@ impl EngineArgs {
         s.joint = self.spacer_joint.unwrap_or(s.joint);
         s.use_seeds = self.spacer_seeds.unwrap_or(s.use_seeds);
         o.pdr.use_seeds = self.pdr_seeds.unwrap_or(o.pdr.use_seeds);
+        o.pdr.ctg = self.pdr_ctg.unwrap_or(o.pdr.ctg);
         o.cegar = self.cegar()?;
         Ok(o)
     }

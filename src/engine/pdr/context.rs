@@ -280,18 +280,67 @@ impl<'a> Context<'a> {
     /// Relative induction, `F_{i-1} /\ not cube /\ trans /\ cube'`: `None` when satisfiable,
     /// else the core (whose own negation is then inductive relative to `F_{i-1}` too).
     pub fn inductive_core(&mut self, i: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        match self.induction(i, cube, false)? {
+            Induction::Core(core) => Ok(Some(core)),
+            Induction::Cti(_) => Ok(None),
+        }
+    }
+
+    /// [`Context::inductive_core`], but when satisfiable, the state of the model's
+    /// predecessor (its values of the state variables, as a cube): a counterexample to
+    /// induction, a state of `F_{i-1}` outside the cube with a successor in it. `Cti(None)`
+    /// when a state variable is not of sort `Int`, `Real` or `Bool`.
+    pub fn inductive_cti(&mut self, i: usize, cube: &[Term]) -> Result<Induction, Stop> {
+        self.induction(i, cube, true)
+    }
+
+    fn induction(&mut self, i: usize, cube: &[Term], cti: bool) -> Result<Induction, Stop> {
         let mut assume = self.frame(i - 1);
         assume.push(self.act_trans.clone());
         assume.extend(self.acts(cube, true)?);
         self.smt.push()?;
         self.smt.assert(&mk_not(mk_and(cube.to_vec())))?;
-        let sat = self.check(&assume);
-        let core = match sat {
-            Ok(false) => self.core().map(Some),
-            Ok(true) => Ok(None),
+        let r = match self.check(&assume) {
+            Ok(false) => self.core().map(Induction::Core),
+            Ok(true) if cti => self.state_cube().map(Induction::Cti),
+            Ok(true) => Ok(Induction::Cti(None)),
             Err(e) => Err(e),
         };
         self.smt.pop()?;
-        core
+        r
     }
+
+    /// After sat: the model's values of the state variables, as a cube (`x = 3` as the two
+    /// bounds `x <= 3`, `x >= 3`, see [`cube_of`]); `None` with a state variable of another
+    /// sort (arrays).
+    fn state_cube(&mut self) -> Result<Option<Cube>, Stop> {
+        let state = self.ts.state.clone();
+        if state
+            .iter()
+            .any(|v| !matches!(v.sort, Sort::Int | Sort::Real | Sort::Bool))
+        {
+            return Ok(None);
+        }
+        let model = self.smt.get_model(&state)?;
+        let lits = state
+            .iter()
+            .map(|v| {
+                let x = mk_var_of(v);
+                match &model[v] {
+                    Value::Bool(true) => x,
+                    Value::Bool(false) => mk_not(x),
+                    val => mk_eq(x, val.to_term()),
+                }
+            })
+            .collect();
+        Ok(Some(cube_of(lits)))
+    }
+}
+
+/// The answer to relative induction, `F_{i-1} /\ not cube /\ trans /\ cube'`.
+pub enum Induction {
+    /// Unsatisfiable: the cube literals of the unsat core.
+    Core(Vec<Term>),
+    /// Satisfiable: the predecessor state of the model, when asked for and a cube.
+    Cti(Option<Cube>),
 }

@@ -46,6 +46,12 @@ pub trait Blocking {
     /// `F_{level-1} /\ trans /\ cube'` (no `not cube`): `None` when satisfiable, else the
     /// cube literals of an unsat core.
     fn trans_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop>;
+    /// Relative induction when literal dropping tries the smaller cube `cube`: by default
+    /// [`Blocking::inductive_core`]; PDR with counterexamples to generalization first blocks
+    /// the predecessors that make it satisfiable ([`super::ctg`]).
+    fn drop_core(&mut self, level: usize, cube: &[Term]) -> Result<Option<Vec<Term>>, Stop> {
+        self.inductive_core(level, cube)
+    }
 }
 
 impl Blocking for Context<'_> {
@@ -342,7 +348,7 @@ pub fn generalize<B: Blocking + ?Sized>(
                 Some(c) => hcore = c,
             }
         }
-        if let Some(core) = ctx.inductive_core(level, &h)? {
+        if let Some(core) = ctx.drop_core(level, &h)? {
             g = keep(&h, &core, &hcore);
             icore = hcore;
         }

@@ -22,11 +22,15 @@
 //! lemmas behind one literal per frame (see [`context`]); every query is a
 //! `check-sat-assuming` (relative induction adds its clause `not g` under a push). Blocked
 //! cubes are generalized by unsat cores, variable elimination, sums of bounds and literal
-//! dropping (see [`generalize`]). A counterexample is re-solved as a BMC path of the obligation
+//! dropping (see [`generalize`]), optionally blocking counterexamples to generalization first
+//! (see [`ctg`]). A counterexample is re-solved as a BMC path of the obligation
 //! chain's length in a fresh solver, so it is over step-indexed variables as BMC gives it.
 
 mod cex;
 pub mod context;
+mod ctg;
+#[cfg(test)]
+mod ctg_tests;
 pub mod generalize;
 mod search;
 #[cfg(test)]
@@ -63,6 +67,19 @@ pub struct Config {
     /// Re-enqueue a blocked obligation one level above its lemma, which finds deeper
     /// counterexamples sooner (default: true).
     pub requeue: bool,
+    /// Counterexamples to generalization (Hassan, Bradley & Somenzi, *Better generalization
+    /// in IC3*, FMCAD 2013): when literal dropping cannot drop a literal because a state `s`
+    /// of `F_{i-1}` outside the smaller cube has a successor in it, and `s` is not initial
+    /// but is blocked at `i-1`, generalize `s`, learn its lemma at `i-1` (pushed as far as it
+    /// holds) and try the same literal again ([`ctg`]; default: false).
+    pub ctg: bool,
+    /// At most this many counterexamples to generalization blocked per literal tried
+    /// (default: 3, the paper's).
+    pub ctg_max: usize,
+    /// How deep counterexamples to generalization nest: 1 blocks those of the blocked
+    /// cube's generalization, whose own lemmas are generalized without them; 2 also blocks
+    /// theirs, and so on (default: 1, the paper's).
+    pub ctg_depth: usize,
     /// Give up after this many frames (default: none, run until killed).
     pub max_frames: Option<usize>,
     /// Cubes whose negations are known inductive invariants ([`crate::absint`]'s, checked by
@@ -82,6 +99,9 @@ impl Default for Config {
             second_lemma: true,
             push_lemmas: true,
             requeue: true,
+            ctg: false,
+            ctg_max: 3,
+            ctg_depth: 1,
             max_frames: None,
             seeds: vec![],
             use_seeds: true,
@@ -114,6 +134,8 @@ pub struct Counters {
     pub mbp_substitutions: usize,
     /// Seed lemmas ([`Config::seeds`]) put in the first frame.
     pub seeds: usize,
+    /// Lemmas learned from counterexamples to generalization (also counted in `lemmas`).
+    pub ctg_lemmas: usize,
 }
 
 pub struct Pdr {
@@ -167,6 +189,7 @@ impl TsEngine for Pdr {
             ("seeds", c.seeds.into()),
             ("obligations", c.obligations.into()),
             ("mbp-model-substitutions", c.mbp_substitutions.into()),
+            ("ctg-lemmas", c.ctg_lemmas.into()),
         ];
         crate::engine::EngineStats::new(self.smt, counters)
     }

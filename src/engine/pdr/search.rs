@@ -2,6 +2,7 @@
 
 use super::cex::replay;
 use super::context::{Context, Cube, Pred};
+use super::ctg::CtgBlocking;
 use super::generalize::{generalize, second_cube};
 use super::{Config, Counters};
 use crate::engine::obligations::Queue;
@@ -140,9 +141,10 @@ impl<'a> Search<'a> {
                 // an initial state in the cube reaches the query
                 return self.counterexample(0, Some(id)).map(Some);
             };
+            let steps = self.cfg.steps();
             let g = generalize(
-                &mut self.ctx,
-                &self.cfg.steps(),
+                &mut self.blocking(),
+                &steps,
                 level,
                 &cube,
                 &trans_core,
@@ -159,6 +161,15 @@ impl<'a> Search<'a> {
         Ok(None)
     }
 
+    /// The checks of generalization, which block counterexamples to generalization when
+    /// [`Config::ctg`] is on.
+    fn blocking(&mut self) -> CtgBlocking<'_, 'a> {
+        CtgBlocking {
+            search: self,
+            depth: 0,
+        }
+    }
+
     /// Is `cube` blocked at `level` by a lemma whose cube is a subset of its literals?
     fn subsumed(&self, level: usize, cube: &[Term]) -> bool {
         self.lemmas
@@ -169,7 +180,8 @@ impl<'a> Search<'a> {
     /// A second lemma from `cube` besides `not g` ([`second_cube`]); returns its level (0 if
     /// none).
     fn second_lemma(&mut self, level: usize, cube: &[Term], g: &[Term]) -> Result<usize, Stop> {
-        match second_cube(&mut self.ctx, &self.cfg.steps(), level, cube, g)? {
+        let steps = self.cfg.steps();
+        match second_cube(&mut self.blocking(), &steps, level, cube, g)? {
             Some(g2) => self.add_lemma(g2, level),
             None => Ok(0),
         }
@@ -177,7 +189,7 @@ impl<'a> Search<'a> {
 
     /// Adds `not cube` to `F_1 .. F_level`, pushes it as far as it goes, and drops the lemmas
     /// it subsumes. Returns its final level.
-    fn add_lemma(&mut self, cube: Cube, level: usize) -> Result<usize, Stop> {
+    pub(super) fn add_lemma(&mut self, cube: Cube, level: usize) -> Result<usize, Stop> {
         self.counters.lemmas += 1;
         let mut level = level;
         self.ctx.assert_lemma(&cube, level)?;
