@@ -19,15 +19,29 @@ pub fn x1() -> Term {
     mk_var("x'", Sort::Int)
 }
 
-/// A system over the one integer state variable `x`.
-pub fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
-    let int = |n: &str| Var {
+/// The integer variable `n`.
+pub fn int_var(n: &str) -> Var {
+    Var {
         name: n.into(),
         sort: Sort::Int,
-    };
+    }
+}
+
+/// The integer variable `n` as a term.
+pub fn int(n: &str) -> Term {
+    mk_var(n, Sort::Int)
+}
+
+/// A system over the one integer state variable `x`.
+pub fn system(init: Term, trans: Term, query: Term) -> TransitionSystem {
+    system_over(&["x"], init, trans, query)
+}
+
+/// A system over the integer state variables `names` (next: `n'` for each `n`).
+pub fn system_over(names: &[&str], init: Term, trans: Term, query: Term) -> TransitionSystem {
     TransitionSystem {
-        state: vec![int("x")],
-        next: vec![int("x'")],
+        state: names.iter().map(|n| int_var(n)).collect(),
+        next: names.iter().map(|n| int_var(&format!("{n}'"))).collect(),
         init,
         trans,
         query,

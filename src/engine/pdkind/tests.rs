@@ -1,20 +1,10 @@
 use super::*;
 use crate::smt::SolverKind;
 use crate::testing::ts::{
-    assert_cex, assert_safe, assert_stops_when_killed, counter, far_walk, system, x, x1,
+    assert_cex, assert_safe, assert_stops_when_killed, counter, far_walk, int as v, int_var as int,
+    system, x, x1,
 };
 use crate::testing::{engine_solver, solver, z3_unsat};
-
-fn int(n: &str) -> Var {
-    Var {
-        name: n.into(),
-        sort: Sort::Int,
-    }
-}
-
-fn v(n: &str) -> Term {
-    mk_var(n, Sort::Int)
-}
 
 #[test]
 fn proves_a_bounded_counter_safe_with_an_inductive_invariant() {

@@ -3,29 +3,8 @@
 use super::{Config, Pdr};
 use crate::engine::{TsAnswer, TsEngine};
 use crate::logic::*;
-use crate::testing::ts::assert_safe;
+use crate::testing::ts::{assert_safe, int as v, system_over as sys};
 use crate::ts::TransitionSystem;
-
-fn int(n: &str) -> Var {
-    Var {
-        name: n.into(),
-        sort: Sort::Int,
-    }
-}
-
-fn v(n: &str) -> Term {
-    mk_var(n, Sort::Int)
-}
-
-fn sys(names: &[&str], init: Term, trans: Term, query: Term) -> TransitionSystem {
-    TransitionSystem {
-        state: names.iter().map(|n| int(n)).collect(),
-        next: names.iter().map(|n| int(&format!("{n}'"))).collect(),
-        init,
-        trans,
-        query,
-    }
-}
 
 /// three counters: a = b = c = 0; a' = a+1, b' = b+1, c' = c+1 (a < 20); bad: c > 20
 fn triple() -> TransitionSystem {

@@ -52,17 +52,22 @@ pub(super) fn substitute(
     elim: &[Var],
 ) -> Result<(Vec<Term>, Vec<Var>, usize), String> {
     let elim_set: FxHashSet<&Var> = elim.iter().collect();
-    let split: Vec<Term>;
-    let phi = if elim.is_empty() {
-        phi
+    // only when a stored value was split is `phi` rebuilt (from its conjuncts): the
+    // projections without arrays, most of them, see their formulas as given
+    let mut split_any = false;
+    let split: Vec<Term> = if elim.is_empty() {
+        vec![]
     } else {
-        split = phi
-            .iter()
+        phi.iter()
             .flat_map(conjuncts)
-            .map(|c| split_stored_value(&c, &elim_set))
-            .collect();
-        &split[..]
+            .map(|c| {
+                let d = split_stored_value(&c, &elim_set);
+                split_any |= d != c;
+                d
+            })
+            .collect()
     };
+    let phi = if split_any { &split[..] } else { phi };
     let mut under_array: FxHashSet<Var> = FxHashSet::default();
     let mut seen: FxHashSet<u64> = FxHashSet::default();
     for f in phi {
