@@ -116,6 +116,9 @@ pub struct Counters {
     pub mbp_substitutions: usize,
     /// Seed lemmas ([`Config::seeds`]) put in the first level.
     pub seeds: usize,
+    /// Queries made to build the counterexample step by step ([`cex`]: 0 when its path
+    /// formula was solved in one query).
+    pub cex_step_queries: usize,
     /// Global guidance: clusters of two or more lemmas, and the guesses of each rule.
     pub global: global::GlobalCounters,
 }
@@ -180,7 +183,12 @@ impl Spacer {
         }
         let answer = match r {
             Ok(Outcome::Safe(level)) => Ok(Answer::Safe(Self::model(sys, &lemmas, level))),
-            Ok(Outcome::Unsafe(m)) => cex::derivation(&mut ctx, &musts, m).map(Answer::Unsafe),
+            Ok(Outcome::Unsafe(m)) => {
+                cex::derivation(&mut ctx, sys, smt_cfg, &musts, m).map(|(cex, queries)| {
+                    self.counters.cex_step_queries = queries;
+                    Answer::Unsafe(cex)
+                })
+            }
             Err(e) => Err(e),
         };
         self.smt = ctx.stats();
@@ -214,6 +222,7 @@ impl Spacer {
             ("must-summaries", c.must_summaries.into()),
             ("obligations", c.obligations.into()),
             ("mbp-model-substitutions", c.mbp_substitutions.into()),
+            ("cex-step-queries", c.cex_step_queries.into()),
         ];
         if self.cfg.global {
             counters.push(("gg-clusters", c.global.clusters.into()));

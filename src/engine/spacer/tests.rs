@@ -109,6 +109,23 @@ fn a_summary_called_twice_is_refuted_by_a_tree() {
     assert!(text.contains("(from 0 1)"), "{text}");
 }
 
+/// The derivation's values come from one query on its path formula ([`cex`]), not from a
+/// query per step; a must-summary used at two body applications becomes two steps, which
+/// the path formula lets take different values (here `P 5 6` and `P 6 7`).
+#[test]
+fn a_derivation_is_solved_in_one_query() {
+    let text = with_query(TWICE, "(= x 5) (= z 7)");
+    let sys = parse_str(&text).unwrap();
+    let mut spacer = Spacer::new(Config::default());
+    match spacer.solve(&sys, &engine_smt()) {
+        Answer::Unsafe(c) => validate::check_cex(&sys, &c).unwrap(),
+        a => panic!("expected a counterexample, got {a:?}"),
+    }
+    assert_eq!(spacer.counters.cex_step_queries, 0);
+    let (_, fib) = expect_unsafe(&with_query(FIB, "(= n 5) (= r 5)"));
+    assert!(fib.len() >= 8, "{fib:?}");
+}
+
 #[test]
 fn fibonacci_results_are_non_negative() {
     expect_safe(&with_query(FIB, "(< r 0)"));
