@@ -19,7 +19,7 @@ fn named<T: Named + Send + Sync + Clone>() -> impl TypedValueParser<Value = T> {
 }
 
 /// `on` or `off`, for the switches of `--absint`, `--spacer-global`, `--spacer-abstraction`,
-/// `--spacer-second-lemma`, `--spacer-joint` and `--pdr-ctg`.
+/// `--spacer-second-lemma`, `--spacer-weaken`, `--spacer-joint` and `--pdr-ctg`.
 pub fn on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -49,6 +49,11 @@ pub struct EngineArgs {
     /// from sums of its bounds, when the first stops below the frontier: `on` or `off`.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_second_lemma: Option<bool>,
+
+    /// Spacer raises each bound of a generalized lemma's cube while it stays blocked
+    /// (`x >= 9000` becomes `x >= 1`; PDR's bound weakening): `on` or `off`.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    spacer_weaken: Option<bool>,
 
     /// Spacer's joint queries: one query over all the clauses defining a predicate, not one
     /// per clause: `on` or `off`.
@@ -119,6 +124,7 @@ impl EngineArgs {
         s.abstraction = self.spacer_abstraction.unwrap_or(s.abstraction);
         s.second_lemma = self.spacer_second_lemma.unwrap_or(s.second_lemma);
         s.joint = self.spacer_joint.unwrap_or(s.joint);
+        s.generalize.weaken_bounds = self.spacer_weaken.unwrap_or(s.generalize.weaken_bounds);
         s.use_seeds = self.spacer_seeds.unwrap_or(s.use_seeds);
         o.pdr.use_seeds = self.pdr_seeds.unwrap_or(o.pdr.use_seeds);
         o.pdr.ctg = self.pdr_ctg.unwrap_or(o.pdr.ctg);

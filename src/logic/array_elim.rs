@@ -17,6 +17,12 @@
 //!
 //! 0. **Definitions**: a conjunct `a = t` with `a` an array variable being eliminated and
 //!    `t` free of `a` is substituted.
+//! 3. **Updates in place**: a conjunct `a = store(..store(s, i_1, e_1).., i_n, e_n)` with
+//!    `s` and the indices free of `a`, and each stored value free of `a` or exactly
+//!    `a[i_k]` (what the split of a stored value in MBP leaves), is used as a definition
+//!    after each `a[i_k]` stored is renamed to a fresh `w_k`: `a` is that store chain over
+//!    the `w_k` (take `w_k = a[i_k]`; conversely, the chain satisfies the conjunct whenever
+//!    the formula with it substituted does, the conjunct being kept and substituted too).
 //!
 //! The rules are applied until none applies, so that the fresh variables of rule 2 that are
 //! arrays (the elements of an array of arrays) are eliminated in turn: z3's `mbp_arrays`
@@ -60,6 +66,14 @@ pub fn eliminate(vars: &[Var], body: &Term) -> Option<ArrayElim> {
             let map = FxHashMap::from_iter([(a.clone(), t)]);
             out.body = subst(&out.body, &map);
             out.vars.retain(|w| *w != a);
+        } else if let Some((a, t, fresh)) = update_in_place(&out.vars, &out.body, &mut names) {
+            let map = FxHashMap::from_iter([(a.clone(), t)]);
+            out.body = subst(&out.body, &map);
+            out.vars.retain(|w| *w != a);
+            for (w, meaning) in fresh {
+                out.vars.push(w.clone());
+                out.fresh.push((w, meaning));
+            }
         } else if let Some((b, w, meaning)) = peel_store(&out.vars, &out.body, &mut names) {
             out.body = b;
             out.vars.push(w.clone());
@@ -116,6 +130,56 @@ fn array_definition(vars: &[Var], body: &Term) -> Option<(Var, Term)> {
                     return Some((a.clone(), t.clone()));
                 }
             }
+        }
+    }
+    None
+}
+
+/// Rule 3 on the first conjunct it applies to: the array, the store chain that replaces it,
+/// and the fresh elements with what each stands for.
+fn update_in_place(
+    vars: &[Var],
+    body: &Term,
+    names: &mut Fresh,
+) -> Option<(Var, Term, Vec<(Var, Term)>)> {
+    for c in conjuncts(body) {
+        let TermNode::ArrEq(x, y) = c.get() else {
+            continue;
+        };
+        for (s, t) in [(x, y), (y, x)] {
+            let Some(a) = s.as_var().filter(|a| a.sort.is_array() && vars.contains(a)) else {
+                continue;
+            };
+            // the stores, outermost first, down to their base
+            let mut stores = vec![];
+            let mut base = t;
+            while let TermNode::Store(b, i, e) = base.get() {
+                stores.push((i, e));
+                base = b;
+            }
+            let own_read = |i: &Term, e: &Term| matches!(e.get(), TermNode::Select(r, j) if r.as_var() == Some(a) && j == i);
+            let fits = !stores.is_empty()
+                && !free_vars(base).contains(a)
+                && stores.iter().all(|(i, e)| {
+                    !free_vars(i).contains(a) && (own_read(i, e) || !free_vars(e).contains(a))
+                })
+                && stores.iter().any(|(i, e)| own_read(i, e));
+            if !fits {
+                continue;
+            }
+            let mut fresh = vec![];
+            let mut chain = base.clone();
+            for (i, e) in stores.into_iter().rev() {
+                let stored = if own_read(i, e) {
+                    let w = names.var(e.sort());
+                    fresh.push((w.clone(), e.clone()));
+                    mk_var_of(&w)
+                } else {
+                    e.clone()
+                };
+                chain = mk_store(chain, i.clone(), stored);
+            }
+            return Some((a.clone(), chain, fresh));
         }
     }
     None

@@ -134,6 +134,20 @@ pub(super) fn substitute(
             Some(k) => mk_var_of(k),
             None => val.to_term(),
         };
+        if log::log_enabled!(log::Level::Trace) && same.is_none() {
+            let around: Vec<String> = phi
+                .iter()
+                .flat_map(conjuncts)
+                .filter(|c| free_vars(c).contains(v))
+                .map(|c| c.to_string())
+                .collect();
+            log::trace!(
+                "mbp: {} := its value {t} in {}; eliminating {:?}",
+                v.name,
+                around.join(" "),
+                elim.iter().map(|v| v.name.to_string()).collect::<Vec<_>>()
+            );
+        }
         map.insert(v.clone(), t);
     }
     let phi: Vec<Term> = phi.iter().map(|f| subst(f, &map)).collect();

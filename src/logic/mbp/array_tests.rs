@@ -339,3 +339,61 @@ fn a_stored_value_projects_exactly() {
     );
     smt.pop().unwrap();
 }
+
+/// An array defined by an update in place of itself, what the split of a stored value
+/// leaves (`a = store(b, k, a[k])`: `a` is `b` but at `k`), is eliminated by the store chain
+/// over a fresh element ([`crate::logic::array_elim`], rule 3): `exists a. a = store(b, k,
+/// a[k]) /\ x = a[k] /\ 3 <= x` is `3 <= x`, where the array's model value would pin `b`
+/// and `x`.
+#[test]
+fn an_update_in_place_projects_exactly() {
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
+    let v = |n: &str, s: Sort| Var {
+        name: n.into(),
+        sort: s,
+    };
+    let (a, b, k, x) = (
+        v("a", arr()),
+        v("b", arr()),
+        v("k", Sort::Int),
+        v("x", Sort::Int),
+    );
+    let (ta, tb, tk, tx) = (mk_var_of(&a), mk_var_of(&b), mk_var_of(&k), mk_var_of(&x));
+    let ak = mk_select(ta.clone(), tk.clone());
+    let phi = vec![
+        mk_arr_eq(ta.clone(), mk_store(tb.clone(), tk.clone(), ak.clone())),
+        mk_eq(tx.clone(), ak),
+        mk_le(mk_int(3), tx.clone()),
+    ];
+    let av = ArrayValue::constant(arr(), Value::Int(1.into()));
+    let mut model = Assignment::default();
+    model.insert(b.clone(), array_value(av.clone()));
+    model.insert(
+        a.clone(),
+        array_value(av.store(Value::Int(2.into()), Value::Int(4.into()))),
+    );
+    model.insert(k.clone(), Value::Int(2.into()));
+    model.insert(x.clone(), Value::Int(4.into()));
+    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
+    let r = project(&phi, &model, std::slice::from_ref(&a)).unwrap();
+    let psi = mk_and(r.lits.clone());
+    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
+    assert!(!free_vars(&psi).contains(&a), "a left in {}", SmtTerm(&psi));
+    // exact, checked without a quantifier: `phi` implies `psi`, and `psi` implies `phi` with
+    // the witness `a := store(b, k, x)`
+    for y in [&a, &b, &k, &x] {
+        smt.declare(y).unwrap();
+    }
+    let witness = FxHashMap::from_iter([(a.clone(), mk_store(tb, tk, tx))]);
+    let phi_w = subst(&mk_and(phi.clone()), &witness);
+    for f in [
+        mk_and(vec![mk_and(phi.clone()), mk_not(psi.clone())]),
+        mk_and(vec![psi.clone(), mk_not(phi_w)]),
+    ] {
+        smt.push().unwrap();
+        smt.assert(&f).unwrap();
+        let r = smt.check_sat().unwrap();
+        smt.pop().unwrap();
+        assert_eq!(r, SatResult::Unsat, "not exact: {}", SmtTerm(&psi));
+    }
+}
