@@ -498,10 +498,11 @@ impl Run<'_> {
         let cores = crate::schedule::cores(opts.jobs);
         let lanes = if !opts.engines.is_empty() {
             crate::schedule::each_alone(&opts.engines)
+        } else if self.orig.has_arrays() {
+            // linear, or linear after preprocessing (SeaHorn's non-linear encodings)
+            crate::schedule::arrays(cores)
         } else if !self.orig.is_linear() {
             crate::schedule::linearized(cores)
-        } else if self.orig.has_arrays() {
-            crate::schedule::arrays(cores)
         } else if self.orig.has_reals() {
             crate::schedule::reals(cores)
         } else {

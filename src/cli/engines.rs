@@ -50,8 +50,9 @@ pub struct EngineArgs {
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_second_lemma: Option<bool>,
 
-    /// Spacer raises each bound of a generalized lemma's cube while it stays blocked
-    /// (`x >= 9000` becomes `x >= 1`; PDR's bound weakening): `on` or `off`.
+    /// Spacer with global guidance raises each bound of a generalized lemma's cube while it
+    /// stays blocked (`x >= 9000` becomes `x >= 1`; PDR's bound weakening): `on` or `off`
+    /// (default: on systems with arrays only; `spacer-local` never does).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_weaken: Option<bool>,
 

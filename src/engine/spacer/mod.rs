@@ -58,6 +58,11 @@ pub struct Config {
     /// without its literals or from sums of their bounds ([`second_cube`](crate::engine::pdr::generalize::second_cube)), as PDR does
     /// (default: true).
     pub second_lemma: bool,
+    /// PDR's bound weakening ([`Steps::weaken_bounds`]) in the lane with global guidance:
+    /// `None` (the default) on systems with arrays only, where the projection's last resort
+    /// puts model values in the cubes (`x >= 11799`, blocked one value per lemma without
+    /// it); Spacer without global guidance never weakens (the two lanes differ).
+    pub weaken: Option<bool>,
     /// Push a new lemma to the highest level where it holds (default: true).
     pub push_lemmas: bool,
     /// Queue a blocked obligation again one level above its lemma (default: true).
@@ -90,6 +95,7 @@ impl Default for Config {
         Config {
             generalize: crate::engine::pdr::Config::default().steps(),
             second_lemma: true,
+            weaken: None,
             push_lemmas: true,
             requeue: true,
             max_level: None,
@@ -169,6 +175,9 @@ impl Spacer {
     fn run(&mut self, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<Answer, Stop> {
         if self.cfg.abstraction {
             return abstraction::run(self, sys, smt_cfg);
+        }
+        if self.cfg.global && self.cfg.weaken.unwrap_or_else(|| sys.has_arrays()) {
+            self.cfg.generalize.weaken_bounds = true;
         }
         let enc = Encoded::new(sys, self.cfg.joint);
         let mut ctx = Context::new(&enc, smt_cfg, self.cfg.solvers, self.cfg.joint)?;
