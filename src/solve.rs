@@ -409,6 +409,7 @@ pub fn solve_judged(
         },
         expand: opts.expand,
         pause_to_check: opts.pause_to_check,
+        others_running: false,
         judge: source.map(|s| crate::judge::JudgeRun {
             source: s,
             solvers: judges,
@@ -447,6 +448,9 @@ struct Run<'a> {
     stats: Stats,
     expand: bool,
     pause_to_check: bool,
+    /// Are other engines still running while an answer is checked? Then the model check
+    /// gets half the time left ([`Run::check_budget`]).
+    others_running: bool,
     /// The judge of every answer, when the input's text is known.
     judge: Option<crate::judge::JudgeRun>,
     /// The printed witness of the answer the judge accepted last.
@@ -470,6 +474,18 @@ impl Run<'_> {
     fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// The time a model check may take: half the time left while other engines run (an
+    /// answer that is hard to check, a k-inductive model with an array quantifier, say,
+    /// must not keep an easy one that came next from being checked), else all of it.
+    fn check_budget(&self) -> Option<Duration> {
+        let left = self.remaining();
+        if self.others_running {
+            left.map(|d| d / 2)
+        } else {
+            left
+        }
     }
 
     fn solve(&mut self, opts: &Options, smt: &SolverConfig) -> Verdict {
@@ -656,6 +672,7 @@ impl Run<'_> {
             });
             // the other lanes wait (their solvers stopped) while the answer is checked
             let checking = !matches!(answer, Answer::Unknown(_)) && self.pause_to_check;
+            self.others_running = pf.running > 0;
             if checking {
                 pf.pause();
             }

@@ -43,7 +43,7 @@ impl Run<'_> {
             }
         };
         self.stats.validations += 1;
-        match validate::check_model(self.orig, &model, &self.z3, self.remaining()) {
+        match validate::check_model(self.orig, &model, &self.z3, self.check_budget()) {
             Ok(()) => {
                 log::info!("{engine}: model validated");
                 let text = crate::witness::model_to_smtlib(self.orig, &model);
