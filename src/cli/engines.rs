@@ -125,7 +125,7 @@ impl EngineArgs {
         s.abstraction = self.spacer_abstraction.unwrap_or(s.abstraction);
         s.second_lemma = self.spacer_second_lemma.unwrap_or(s.second_lemma);
         s.joint = self.spacer_joint.unwrap_or(s.joint);
-        s.generalize.weaken_bounds = self.spacer_weaken.unwrap_or(s.generalize.weaken_bounds);
+        s.weaken = self.spacer_weaken.or(s.weaken);
         s.use_seeds = self.spacer_seeds.unwrap_or(s.use_seeds);
         o.pdr.use_seeds = self.pdr_seeds.unwrap_or(o.pdr.use_seeds);
         o.pdr.ctg = self.pdr_ctg.unwrap_or(o.pdr.ctg);
