@@ -19,7 +19,7 @@ fn named<T: Named + Send + Sync + Clone>() -> impl TypedValueParser<Value = T> {
 }
 
 /// `on` or `off`, for the switches of `--absint`, `--spacer-global`, `--spacer-abstraction`,
-/// `--spacer-second-lemma`, `--spacer-weaken`, `--spacer-joint` and `--pdr-ctg`.
+/// `--spacer-second-lemma`, `--spacer-weaken`, `--spacer-joint`, `--pdr-ctg` and `--pdr-interp`.
 pub fn on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -73,6 +73,13 @@ pub struct EngineArgs {
     /// per literal, nested once: `on` or `off` (default off).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pdr_ctg: Option<bool>,
+
+    /// PDR's interpolation-based strengthening (the CTIGAR idea): when a new lemma stops
+    /// below the frontier, the checked conjuncts of an interpolant between the frame's
+    /// successors and the generalized cube become lemmas, at most 32 queries per run: `on` or
+    /// `off` (default off).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pdr_interp: Option<bool>,
 
     /// CEGAR's abstract domain (`--engine cegar`; default pred-cart).
     #[arg(long, value_name = "DOMAIN", value_parser = named::<DomainKind>())]
@@ -129,6 +136,7 @@ impl EngineArgs {
         s.use_seeds = self.spacer_seeds.unwrap_or(s.use_seeds);
         o.pdr.use_seeds = self.pdr_seeds.unwrap_or(o.pdr.use_seeds);
         o.pdr.ctg = self.pdr_ctg.unwrap_or(o.pdr.ctg);
+        o.pdr.interp = self.pdr_interp.unwrap_or(o.pdr.interp);
         o.cegar = self.cegar()?;
         Ok(o)
     }

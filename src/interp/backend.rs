@@ -200,7 +200,46 @@ pub(super) fn cvc5(smt: &mut Smt, a: &Term, b: &Term, n: usize) -> Result<Answer
 const YICES_ROUNDS: usize = 64;
 
 /// yices (MCSAT): `I` grows by model interpolants until `B /\ I` is unsatisfiable.
+/// yices 2.6.5 rejects a quoted symbol (`|x'|`) in `check-sat-assuming-model` with a syntax
+/// error, so variables whose names need quoting are renamed to simple symbols for the
+/// query (`itp!` and a hash of the name and sort) and back in the interpolant.
 pub(super) fn yices(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, SmtError> {
+    let mut vars = free_vars(a);
+    for v in free_vars(b) {
+        if !vars.contains(&v) {
+            vars.push(v);
+        }
+    }
+    let quoted: Vec<Var> = vars
+        .into_iter()
+        .filter(|v| smt_symbol(&v.name) != *v.name)
+        .collect();
+    if quoted.is_empty() {
+        return yices_simple(smt, a, b);
+    }
+    let mut fwd = FxHashMap::default();
+    let mut back = FxHashMap::default();
+    for v in quoted {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        v.hash(&mut h);
+        let w = Var {
+            name: format!("itp!{:x}", h.finish()).into(),
+            sort: v.sort,
+        };
+        fwd.insert(v.clone(), crate::logic::mk_var_of(&w));
+        back.insert(w, crate::logic::mk_var_of(&v));
+    }
+    let (a, b) = (crate::logic::subst(a, &fwd), crate::logic::subst(b, &fwd));
+    Ok(match yices_simple(smt, &a, &b)? {
+        Answer::Interpolants(itps) => {
+            Answer::Interpolants(itps.iter().map(|i| crate::logic::subst(i, &back)).collect())
+        }
+        other => other,
+    })
+}
+
+fn yices_simple(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, SmtError> {
     let parts = [a.clone(), b.clone()];
     let vocab = vocabulary(&parts);
     let va = free_vars(a);

@@ -411,3 +411,30 @@ fn a_killed_process_is_replaced_at_the_next_call() {
     ip.cfg.timeout = Duration::from_secs(10);
     assert!(matches!(ip.ask(0, &q), Interp::Interpolant(_)));
 }
+
+/// yices' `check-sat-assuming-model` rejects quoted symbols (`|x'|`) with a syntax error;
+/// the backend renames such variables for the query and back. A query over primed names is
+/// answered, and its interpolant is over the original names.
+#[test]
+fn yices_answers_over_names_that_need_quoting() {
+    let Some((mut ip, kind)) = only(Backend::Yices, "yices_quoted", LONG) else {
+        return;
+    };
+    let a = mk_and(vec![
+        mk_eq(iv("x"), n(0)),
+        mk_eq(iv("x'"), mk_add(vec![iv("x"), n(1)])),
+    ]);
+    let b = mk_ge(iv("x'"), n(5));
+    let q = vec![a, b];
+    match ip.ask(0, &q) {
+        Interp::Interpolant(itps) => {
+            recheck(kind, &q, &itps);
+            let names: Vec<String> = free_vars(&itps[0])
+                .iter()
+                .map(|v| v.name.to_string())
+                .collect();
+            assert_eq!(names, vec!["x'".to_string()], "{itps:?}");
+        }
+        other => panic!("yices: {other:?}"),
+    }
+}

@@ -32,6 +32,9 @@ mod ctg;
 #[cfg(test)]
 mod ctg_tests;
 pub mod generalize;
+mod interp;
+#[cfg(test)]
+mod interp_tests;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -80,6 +83,18 @@ pub struct Config {
     /// cube's generalization, whose own lemmas are generalized without them; 2 also blocks
     /// theirs, and so on (default: 1, the paper's).
     pub ctg_depth: usize,
+    /// Interpolation-based strengthening (the CTIGAR idea, Birgmeier, Bradley &
+    /// Weissenbacher, CAV 2014): when a new lemma (and the second) stops below the frontier,
+    /// the conjuncts of an interpolant of `(F_{i-1} /\ trans) \/ init'` and the generalized
+    /// cube, each checked, become lemmas of `F_i` ([`interp`]; default: false).
+    pub interp: bool,
+    /// At most this many interpolation queries per run (default: 32).
+    pub interp_max: usize,
+    /// Limit on one interpolation query (default: 1 s).
+    pub interp_timeout: std::time::Duration,
+    /// Interpolation backends, in order (default: yices alone; our own projection gives the
+    /// exact image of the frame, one disjunction, no lemma worth pushing).
+    pub interp_backends: Vec<crate::interp::Backend>,
     /// Give up after this many frames (default: none, run until killed).
     pub max_frames: Option<usize>,
     /// Cubes whose negations are known inductive invariants ([`crate::absint`]'s, checked by
@@ -102,6 +117,10 @@ impl Default for Config {
             ctg: false,
             ctg_max: 3,
             ctg_depth: 1,
+            interp: false,
+            interp_max: 32,
+            interp_timeout: std::time::Duration::from_secs(1),
+            interp_backends: vec![crate::interp::Backend::Yices],
             max_frames: None,
             seeds: vec![],
             use_seeds: true,
@@ -136,6 +155,10 @@ pub struct Counters {
     pub seeds: usize,
     /// Lemmas learned from counterexamples to generalization (also counted in `lemmas`).
     pub ctg_lemmas: usize,
+    /// Interpolation queries of [`Config::interp`], and the lemmas their conjuncts gave
+    /// (also counted in `lemmas`).
+    pub interp_queries: usize,
+    pub interp_lemmas: usize,
 }
 
 pub struct Pdr {
@@ -190,6 +213,8 @@ impl TsEngine for Pdr {
             ("obligations", c.obligations.into()),
             ("mbp-model-substitutions", c.mbp_substitutions.into()),
             ("ctg-lemmas", c.ctg_lemmas.into()),
+            ("interp-queries", c.interp_queries.into()),
+            ("interp-lemmas", c.interp_lemmas.into()),
         ];
         crate::engine::EngineStats::new(self.smt, counters)
     }

@@ -38,6 +38,9 @@ pub struct Search<'a> {
     /// Obligations: an arena (for the chains back to the query) and a queue by level, then
     /// depth.
     queue: Queue<Obligation>,
+    /// Interpolation for [`Config::interp`], started on first use, and its queries so far.
+    pub(super) itp: Option<crate::interp::Interpolator>,
+    pub(super) itp_calls: usize,
 }
 
 impl<'a> Search<'a> {
@@ -56,6 +59,8 @@ impl<'a> Search<'a> {
             lemmas: vec![],
             n: 0,
             queue: Queue::default(),
+            itp: None,
+            itp_calls: 0,
         }
     }
 
@@ -154,6 +159,9 @@ impl<'a> Search<'a> {
             if self.cfg.second_lemma && top < self.n {
                 top = top.max(self.second_lemma(level, &cube, &g)?);
             }
+            if self.cfg.interp && top < self.n {
+                top = top.max(self.interp_lemmas(level, &g)?);
+            }
             if self.cfg.requeue && top < self.n {
                 self.queue.requeue(id, top + 1);
             }
@@ -220,14 +228,14 @@ impl<'a> Search<'a> {
             }
             if self.lemmas.iter().all(|l| l.level != i) {
                 log::info!("pdr: F_{i} = F_{} after {} frames", i + 1, self.n);
-                return Ok(Some(self.invariant(i + 1)));
+                return Ok(Some(self.frame_formula(i + 1)));
             }
         }
         Ok(None)
     }
 
-    /// `F_i`: the conjunction of the lemmas stored at level `i` or above.
-    fn invariant(&self, i: usize) -> Term {
+    /// `F_i` for `i >= 1`: the conjunction of the lemmas stored at level `i` or above.
+    pub(super) fn frame_formula(&self, i: usize) -> Term {
         let lemmas: Vec<Term> = self
             .lemmas
             .iter()
