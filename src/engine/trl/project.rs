@@ -49,7 +49,9 @@ pub fn transitive_projection(
     // each difference variable's atom, with `x' - x` over the unindexed variables
     let mut diffs: Vec<(Var, Term)> = vec![];
     for (k, ((a, b), (s, x))) in pre.iter().zip(post).zip(state.iter().zip(next)).enumerate() {
-        if a.sort == Sort::Bool {
+        // a variable the loop leaves unconstrained (havocked, or not in any step) has no
+        // value in the model and no recurrence: `x' - x` is anything
+        if a.sort == Sort::Bool || !model.contains_key(a) || !model.contains_key(b) {
             continue;
         }
         let d = Var {

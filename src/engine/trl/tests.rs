@@ -134,3 +134,34 @@ fn trl_recurrence_reads_real_literals_over_the_differences() {
     // a literal over a state variable is not a recurrence
     assert_eq!(recurrence(&mk_le(v(&x), v(&d0)), &diffs, &n), None);
 }
+
+/// A state variable the loop leaves unconstrained (`z`, havocked: in no literal of the loop,
+/// so no model value) gets no recurrence; the relation is learned over the others and says
+/// nothing of `z`. (Before, the projection failed with `no value for variable z@1`, and the
+/// TRL lane gave up: `PRODUCER_CONSUMER_vt_e2` of LIA-Lin.)
+#[test]
+fn trl_projection_leaves_an_unconstrained_variable_free() {
+    let (x, z, xp, zp, n) = (iv("x"), iv("z"), iv("x'"), iv("z'"), iv("trl.n1"));
+    let (x0, z0, x1, z1) = (iv("x@0"), iv("z@0"), iv("x@1"), iv("z@1"));
+    let pi = vec![
+        mk_lt(mk_var_of(&x0), mk_int(10)),
+        mk_eq(mk_var_of(&x1), mk_add(vec![mk_var_of(&x0), mk_int(1)])),
+    ];
+    let model = a(&[(&x0, 3), (&x1, 4)]);
+    let r = transitive_projection(
+        &pi,
+        &model,
+        &[x.clone(), z.clone()],
+        &[xp.clone(), zp.clone()],
+        &[x0, z0],
+        &[x1, z1],
+        &n,
+    )
+    .unwrap();
+    let vars = [&x, &z, &xp, &zp, &n];
+    for (z, zp) in [(0, 0), (5, -7), (-2, 100)] {
+        assert!(holds(&r, &vars, &[3, z, 4, zp, 1]), "z {z} -> {zp}");
+        assert!(holds(&r, &vars, &[3, z, 5, zp, 2]), "z {z} -> {zp} in 2");
+    }
+    assert!(!holds(&r, &vars, &[3, 0, 3, 0, 1]), "x must move");
+}
