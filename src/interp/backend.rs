@@ -12,7 +12,7 @@
 //! process serves many calls. Answers are read back with [`parse_term`] over the symbols of
 //! the query; a term outside our fragment is [`Answer::Unknown`], never a guess.
 
-use crate::logic::{free_vars, mk_and, mk_not, smt_symbol, SmtTerm, Term, Var};
+use crate::logic::{free_vars, mk_and, mk_not, mk_var_of, smt_symbol, subst, SmtTerm, Term, Var};
 use crate::smt::{parse_term, SatResult, Smt, SmtError};
 use rustc_hash::FxHashMap;
 
@@ -204,14 +204,8 @@ const YICES_ROUNDS: usize = 64;
 /// error, so variables whose names need quoting are renamed to simple symbols for the
 /// query (`itp!` and a hash of the name and sort) and back in the interpolant.
 pub(super) fn yices(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, SmtError> {
-    let mut vars = free_vars(a);
-    for v in free_vars(b) {
-        if !vars.contains(&v) {
-            vars.push(v);
-        }
-    }
-    let quoted: Vec<Var> = vars
-        .into_iter()
+    let quoted: Vec<Var> = vocabulary(&[a.clone(), b.clone()])
+        .into_values()
         .filter(|v| smt_symbol(&v.name) != *v.name)
         .collect();
     if quoted.is_empty() {
@@ -227,13 +221,13 @@ pub(super) fn yices(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, SmtErro
             name: format!("itp!{:x}", h.finish()).into(),
             sort: v.sort,
         };
-        fwd.insert(v.clone(), crate::logic::mk_var_of(&w));
-        back.insert(w, crate::logic::mk_var_of(&v));
+        fwd.insert(v.clone(), mk_var_of(&w));
+        back.insert(w, mk_var_of(&v));
     }
-    let (a, b) = (crate::logic::subst(a, &fwd), crate::logic::subst(b, &fwd));
+    let (a, b) = (subst(a, &fwd), subst(b, &fwd));
     Ok(match yices_simple(smt, &a, &b)? {
         Answer::Interpolants(itps) => {
-            Answer::Interpolants(itps.iter().map(|i| crate::logic::subst(i, &back)).collect())
+            Answer::Interpolants(itps.iter().map(|i| subst(i, &back)).collect())
         }
         other => other,
     })

@@ -65,6 +65,17 @@ impl TransitionSystem {
             .collect();
         subst(t, &map)
     }
+
+    /// `t` over next-state variables, moved back to state variables ([`Self::prime`]'s inverse).
+    pub fn unprime(&self, t: &Term) -> Term {
+        let map: FxHashMap<Var, Term> = self
+            .next
+            .iter()
+            .zip(&self.state)
+            .map(|(n, s)| (n.clone(), mk_var_of(s)))
+            .collect();
+        subst(t, &map)
+    }
 }
 
 /// How one clause sits in the transition system.

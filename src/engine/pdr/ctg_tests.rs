@@ -26,7 +26,8 @@ fn triple() -> TransitionSystem {
     )
 }
 
-fn run(ts: &TransitionSystem, cfg: Config) -> (TsAnswer, super::Counters) {
+/// PDR alone with `cfg` on `ts`: its answer and counters (also for [`super::interp_tests`]).
+pub(super) fn run(ts: &TransitionSystem, cfg: Config) -> (TsAnswer, super::Counters) {
     let smt = crate::testing::engine_smt();
     let mut pdr = Pdr::new(cfg);
     let a = pdr.solve(ts, &smt);

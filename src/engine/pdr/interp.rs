@@ -24,17 +24,15 @@ use super::search::Search;
 use crate::engine::Stop;
 use crate::interp::{Interp, InterpConfig, Interpolator};
 use crate::logic::*;
-use rustc_hash::FxHashMap;
 
 impl Search<'_> {
     /// Strengthens `F_level` by the checked conjuncts of an interpolant that separates the
     /// frame's successors from `g` (see the module's text). Returns the highest level one of
     /// them reached (0 if none was learned).
     pub(super) fn interp_lemmas(&mut self, level: usize, g: &[Term]) -> Result<usize, Stop> {
-        if self.itp_calls >= self.cfg.interp_max {
+        if self.counters.interp_queries >= self.cfg.interp_max {
             return Ok(0);
         }
-        self.itp_calls += 1;
         self.counters.interp_queries += 1;
         let ts = self.ctx.ts;
         let frame = if level == 1 {
@@ -65,13 +63,7 @@ impl Search<'_> {
                 return Ok(0);
             }
         };
-        let unprime: FxHashMap<Var, Term> = ts
-            .next
-            .iter()
-            .zip(&ts.state)
-            .map(|(n, s)| (n.clone(), mk_var_of(s)))
-            .collect();
-        let i = subst(&i, &unprime);
+        let i = ts.unprime(&i);
         log::debug!("pdr: interpolant at {level} for {g:?}: {i:?}");
         let mut top = 0;
         for c in conjuncts(&i) {

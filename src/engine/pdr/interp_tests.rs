@@ -1,7 +1,8 @@
 //! Interpolation-based strengthening ([`super::interp`]) on a small system.
 
-use super::{Config, Pdr};
-use crate::engine::{TsAnswer, TsEngine};
+use super::ctg_tests::run;
+use super::Config;
+use crate::engine::TsAnswer;
 use crate::logic::*;
 use crate::testing::ts::{assert_safe, int as v, system_over as sys};
 use crate::ts::TransitionSystem;
@@ -22,13 +23,6 @@ fn apart() -> TransitionSystem {
         ]),
         mk_gt(y, mk_int(100)),
     )
-}
-
-fn run(ts: &TransitionSystem, cfg: Config) -> (TsAnswer, super::Counters) {
-    let smt = crate::testing::engine_smt();
-    let mut pdr = Pdr::new(cfg);
-    let a = pdr.solve(ts, &smt);
-    (a, pdr.counters.clone())
 }
 
 /// Literal dropping only (no variable elimination, no sums, no second lemma), so that the

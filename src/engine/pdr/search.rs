@@ -38,9 +38,8 @@ pub struct Search<'a> {
     /// Obligations: an arena (for the chains back to the query) and a queue by level, then
     /// depth.
     queue: Queue<Obligation>,
-    /// Interpolation for [`Config::interp`], started on first use, and its queries so far.
+    /// Interpolation for [`Config::interp`], started on first use.
     pub(super) itp: Option<crate::interp::Interpolator>,
-    pub(super) itp_calls: usize,
 }
 
 impl<'a> Search<'a> {
@@ -60,7 +59,6 @@ impl<'a> Search<'a> {
             n: 0,
             queue: Queue::default(),
             itp: None,
-            itp_calls: 0,
         }
     }
 
