@@ -414,6 +414,46 @@ mod tests {
         assert_safe(&ts, &e.solve(&ts, &cfg));
     }
 
+    /// Two copies of a loop (the reve family: `x1 = x2`, `y1 = 2 * y2`): the strongest image
+    /// after `k` steps is `0 <= x1 = x2 <= k /\ ...`, a new set at every step, so `own`'s
+    /// projection never reaches a fixpoint; Farkas interpolants relate the copies linearly
+    /// and do.
+    #[test]
+    fn farkas_interpolants_relate_two_copies_of_a_loop() {
+        let Some(cfg) = engine_solver() else { return };
+        let v = |n: &str| mk_var(n, Sort::Int);
+        let ts = crate::testing::ts::system_over(
+            &["a", "b", "c", "d"],
+            mk_and(vec![
+                mk_eq(v("a"), mk_int(0)),
+                mk_eq(v("b"), mk_int(0)),
+                mk_eq(v("c"), mk_int(0)),
+                mk_eq(v("d"), mk_int(0)),
+            ]),
+            mk_and(vec![
+                mk_eq(v("a'"), mk_add(vec![v("a"), mk_int(1)])),
+                mk_eq(v("b'"), mk_add(vec![v("b"), mk_int(1)])),
+                mk_eq(v("c'"), mk_add(vec![v("c"), mk_int(2)])),
+                mk_eq(v("d'"), mk_add(vec![v("d"), mk_int(1)])),
+            ]),
+            mk_or(vec![
+                mk_not(mk_eq(v("a"), v("b"))),
+                mk_not(mk_eq(v("c"), mk_mul_const(&2.into(), v("d")))),
+            ]),
+        );
+        let solve = |backends: Vec<Backend>| {
+            let mut e = Imc::new(Config {
+                max_k: Some(6),
+                backends,
+                ..Config::default()
+            });
+            e.solve(&ts, &cfg)
+        };
+        assert_safe(&ts, &solve(vec![Backend::Farkas]));
+        // own's strongest interpolants grow with every step: no fixpoint within the bound
+        assert!(!matches!(solve(vec![Backend::Own]), TsAnswer::Safe(_)));
+    }
+
     #[test]
     fn finds_the_shortest_counterexample_by_bmc() {
         let Some(cfg) = engine_solver() else { return };

@@ -22,6 +22,7 @@
 //! travels in the run's [`SolverConfig`] and ends in its [`crate::Stats`] (`--stats` prints it).
 
 mod backend;
+mod farkas;
 mod own;
 #[cfg(test)]
 mod tests;
@@ -52,11 +53,15 @@ pub enum Backend {
     /// Our own projection of `A` onto the shared symbols ([`own`]), with yices or z3 for
     /// the models.
     Own,
+    /// Our own linear interpolants from Farkas certificates of cube pairs ([`farkas`]), with
+    /// yices or z3 for the models.
+    Farkas,
 }
 
 impl Backend {
     /// All backends, in the default order of preference (see the README's table).
-    pub const ALL: [Backend; 5] = [
+    pub const ALL: [Backend; 6] = [
+        Backend::Farkas,
         Backend::Own,
         Backend::Yices,
         Backend::SmtInterpol,
@@ -71,6 +76,7 @@ impl Backend {
             Backend::Cvc5 => "cvc5",
             Backend::Yices => "yices",
             Backend::Own => "own",
+            Backend::Farkas => "farkas",
         }
     }
 
@@ -81,7 +87,7 @@ impl Backend {
             Backend::Z3 => &[SolverKind::Z3],
             Backend::Cvc5 => &[SolverKind::Cvc5],
             Backend::Yices => &[SolverKind::Yices],
-            Backend::Own => &[SolverKind::Yices, SolverKind::Z3],
+            Backend::Own | Backend::Farkas => &[SolverKind::Yices, SolverKind::Z3],
         }
     }
 }
@@ -99,7 +105,7 @@ impl FromStr for Backend {
             .into_iter()
             .find(|b| b.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("unknown interpolation backend `{s}` (smtinterpol, z3, cvc5, yices, own)")
+                format!("unknown interpolation backend `{s}` (smtinterpol, z3, cvc5, yices, own, farkas)")
             })
     }
 }
@@ -158,7 +164,7 @@ impl InterpConfig {
                 }
             });
             if let Some(c) = found {
-                let c = if b == Backend::Own {
+                let c = if matches!(b, Backend::Own | Backend::Farkas) {
                     c
                 } else {
                     c.interpolating()
@@ -418,6 +424,7 @@ fn sequence_with(
             Backend::Cvc5 => backend::cvc5(smt, &a, &b, *calls)?,
             Backend::Yices => backend::yices(smt, &a, &b)?,
             Backend::Own => own::project(smt, &a, &b)?,
+            Backend::Farkas => farkas::interpolate(smt, &a, &b)?,
             Backend::SmtInterpol => unreachable!(),
         };
         match ans {

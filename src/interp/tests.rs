@@ -302,7 +302,7 @@ fn chains(seed: u64, count: usize) -> Vec<Vec<Term>> {
 fn pair_expect(b: Backend) -> Expect<impl Fn(usize) -> bool, impl Fn(usize) -> bool> {
     Expect {
         required: move |i: usize| match b {
-            Backend::SmtInterpol | Backend::Z3 | Backend::Own => true,
+            Backend::SmtInterpol | Backend::Z3 | Backend::Own | Backend::Farkas => true,
             Backend::Yices => i % 4 == 0 || i % 4 == 3,
             Backend::Cvc5 => false,
         },
@@ -346,6 +346,7 @@ backend_tests! {
     cvc5: Backend::Cvc5;
     yices: Backend::Yices;
     own: Backend::Own;
+    farkas: Backend::Farkas;
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod defs;
 mod eval;
 mod linear;
 mod lock_stats;
+pub mod farkas;
 pub mod mbp;
 mod print;
 mod quant;
