@@ -454,6 +454,11 @@ fn main() {
     let start = Instant::now();
     let opts = Options {
         engines: cli.engines.engine.clone(),
+        schedule: cli
+            .engines
+            .schedule
+            .as_deref()
+            .map(|s| chcsolve::schedule::parse(s).expect("checked by the parser")),
         jobs: cli.jobs,
         solver: cli.solver,
         paths: solver_paths(&cli),

@@ -135,6 +135,42 @@ pub fn cores(jobs: Option<usize>) -> usize {
     .max(1)
 }
 
+/// Reads a schedule written as [`describe`] prints it (`pdr | imc:1,spacer:2,trl`: lanes
+/// separated by `|`, engines of a lane by `,`, an optional `:SECONDS` slice), the notation of
+/// `scripts/schedule --show`. Only the last engine of a lane may run without a slice.
+pub fn parse(s: &str) -> Result<Vec<Vec<Step>>, String> {
+    use crate::engine::Named;
+    let mut lanes = vec![];
+    for lane in s.split('|') {
+        let mut steps = vec![];
+        for step in lane.split(',') {
+            let step = step.trim();
+            let (name, slice) = match step.split_once(':') {
+                Some((n, secs)) => {
+                    let secs: f64 = secs
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|x: &f64| x.is_finite() && *x > 0.0)
+                        .ok_or_else(|| format!("`{step}`: the slice is not a positive number of seconds"))?;
+                    (n.trim(), Some(Duration::from_secs_f64(secs)))
+                }
+                None => (step, None),
+            };
+            let engine = EngineKind::parse_name(name)?;
+            steps.push(Step { engine, slice });
+        }
+        if steps[..steps.len() - 1].iter().any(|s| s.slice.is_none()) {
+            return Err(format!(
+                "`{}`: only the last engine of a lane may run without a slice",
+                lane.trim()
+            ));
+        }
+        lanes.push(steps);
+    }
+    Ok(lanes)
+}
+
 /// Prints a schedule as `pdr:2,tpa | abmc` (the notation of `scripts/schedule --show`).
 pub fn describe(lanes: &[Vec<Step>]) -> String {
     lanes
@@ -171,6 +207,18 @@ mod tests {
         for n in 1..=16 {
             assert!(linearized(n).len() <= n.max(1));
         }
+    }
+
+    #[test]
+    fn a_schedule_reads_back_what_describe_prints() {
+        for n in [1, 2, 4, 6] {
+            let s = for_cores(n);
+            assert_eq!(parse(&describe(&s)), Ok(s));
+        }
+        let s = parse("pdr | imc:0.5,spacer:2,trl").unwrap();
+        assert_eq!(s[1][0].slice, Some(Duration::from_millis(500)));
+        assert!(parse("pdr,trl").is_err(), "pdr runs to the end, trl never starts");
+        assert!(parse("pdr:x").is_err() && parse("pdr:-1").is_err() && parse("nope").is_err());
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct Options {
     /// Engines to run in parallel, each on its own core; empty means the measured schedule
     /// of [`crate::schedule`].
     pub engines: Vec<EngineKind>,
+    /// A schedule to run instead of the measured one on linear systems
+    /// ([`crate::schedule::parse`]'s notation; `engines` wins when both are given).
+    pub schedule: Option<Vec<Vec<crate::schedule::Step>>>,
     /// Cores to schedule the default portfolio for (else what the machine offers).
     pub jobs: Option<usize>,
     /// The SMT solver the engines use; `None` picks yices when it can be found (it answers
@@ -140,6 +143,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             engines: vec![],
+            schedule: None,
             jobs: None,
             solver: None,
             paths: SolverPaths::default(),
@@ -514,6 +518,8 @@ impl Run<'_> {
         let cores = crate::schedule::cores(opts.jobs);
         let lanes = if !opts.engines.is_empty() {
             crate::schedule::each_alone(&opts.engines)
+        } else if let Some(s) = &opts.schedule {
+            s.clone()
         } else if self.orig.has_arrays() {
             // linear, or linear after preprocessing (SeaHorn's non-linear encodings)
             crate::schedule::arrays(cores)

@@ -18,6 +18,11 @@ fn named<T: Named + Send + Sync + Clone>() -> impl TypedValueParser<Value = T> {
     PossibleValuesParser::new(values).map(|s| T::parse_name(&s).expect("a possible value"))
 }
 
+/// A schedule `--schedule` reads ([`chcsolve::schedule::parse`]), checked as it is given.
+fn schedule(s: &str) -> Result<String, String> {
+    chcsolve::schedule::parse(s).map(|_| s.to_string())
+}
+
 /// `on` or `off`, for the switches of `--absint`, `--spacer-global`, `--spacer-abstraction`,
 /// `--spacer-second-lemma`, `--spacer-weaken`, `--spacer-joint`, `--pdr-ctg` and `--pdr-interp`.
 pub fn on_off(s: &str) -> Result<bool, String> {
@@ -34,6 +39,12 @@ pub struct EngineArgs {
     /// engines per core, see the README). Repeat to run several in parallel.
     #[arg(long, value_parser = named::<EngineKind>())]
     pub engine: Vec<EngineKind>,
+
+    /// Run this schedule instead of the measured one on linear systems: lanes separated by
+    /// `|`, engines of a lane by `,`, each with an optional `:SECONDS` slice (the last of a
+    /// lane runs to the end), e.g. `pdr | imc:1,spacer:2,trl`.
+    #[arg(long, value_name = "LANES", value_parser = schedule)]
+    pub schedule: Option<String>,
 
     /// Spacer's global guidance (lemma clusters; subsume, concretize and conjecture):
     /// `on` or `off`.
