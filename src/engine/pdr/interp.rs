@@ -30,7 +30,11 @@ impl Search<'_> {
     /// frame's successors from `g` (see the module's text). Returns the highest level one of
     /// them reached (0 if none was learned).
     pub(super) fn interp_lemmas(&mut self, level: usize, g: &[Term]) -> Result<usize, Stop> {
-        if self.counters.interp_queries >= self.cfg.interp_max {
+        if self.counters.interp_queries >= self.cfg.interp_max
+            || (self.counters.interp_queries > 0
+                && self.counters.interp_time.as_secs_f64()
+                    > self.cfg.interp_share * self.started.elapsed().as_secs_f64())
+        {
             return Ok(0);
         }
         self.counters.interp_queries += 1;
@@ -55,7 +59,9 @@ impl Search<'_> {
             b.push(mk_eq(mk_var_of(n), mk_var_of(&copy)));
         }
         let b = mk_and(b);
+        let t = std::time::Instant::now();
         let itp = self.interpolator().binary(&a, &b);
+        self.counters.interp_time += t.elapsed();
         let i = match itp {
             Interp::Interpolant(mut v) if v.len() == 1 => v.pop().unwrap(),
             other => {

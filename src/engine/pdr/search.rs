@@ -40,6 +40,8 @@ pub struct Search<'a> {
     queue: Queue<Obligation>,
     /// Interpolation for [`Config::interp`], started on first use.
     pub(super) itp: Option<crate::interp::Interpolator>,
+    /// When the search started (for [`Config::interp_share`]).
+    pub(super) started: std::time::Instant,
 }
 
 impl<'a> Search<'a> {
@@ -59,6 +61,7 @@ impl<'a> Search<'a> {
             n: 0,
             queue: Queue::default(),
             itp: None,
+            started: std::time::Instant::now(),
         }
     }
 
