@@ -143,7 +143,7 @@ fn value(e: &Sexp) -> Result<Value, String> {
 fn show(e: &Sexp) -> String {
     let s = format!("{e:?}");
     if s.len() > 120 {
-        format!("{}...", &s[..120])
+        format!("{}...", &s[..s.floor_char_boundary(120)])
     } else {
         s
     }
@@ -239,6 +239,12 @@ mod tests {
             real.to_string(),
             "(store ((as const (Array Int Real)) 0.0) 1 (/ 1 2))"
         );
+        // an error message cut inside a multi-byte character (scripts/fuzz found it)
+        let wide = format!(
+            "(let ((+ ((distinct {})))) +)",
+            "cx55heck-sa\u{fffd} ".repeat(50)
+        );
+        assert!(sexp_to_value(&Sexp::parse(&wide).unwrap()).is_err());
         // not read: a reference into the model
         assert!(sexp_to_value(&Sexp::parse("(_ as-array k!0)").unwrap()).is_err());
     }
