@@ -454,11 +454,7 @@ fn main() {
     let start = Instant::now();
     let opts = Options {
         engines: cli.engines.engine.clone(),
-        schedule: cli
-            .engines
-            .schedule
-            .as_deref()
-            .map(|s| chcsolve::schedule::parse(s).expect("checked by the parser")),
+        schedule: cli.engines.schedule.clone().map(|l| l.0),
         jobs: cli.jobs,
         solver: cli.solver,
         paths: solver_paths(&cli),

@@ -152,7 +152,9 @@ pub fn parse(s: &str) -> Result<Vec<Vec<Step>>, String> {
                         .parse()
                         .ok()
                         .filter(|x: &f64| x.is_finite() && *x > 0.0)
-                        .ok_or_else(|| format!("`{step}`: the slice is not a positive number of seconds"))?;
+                        .ok_or_else(|| {
+                            format!("`{step}`: the slice is not a positive number of seconds")
+                        })?;
                     (n.trim(), Some(Duration::from_secs_f64(secs)))
                 }
                 None => (step, None),
@@ -217,7 +219,10 @@ mod tests {
         }
         let s = parse("pdr | imc:0.5,spacer:2,trl").unwrap();
         assert_eq!(s[1][0].slice, Some(Duration::from_millis(500)));
-        assert!(parse("pdr,trl").is_err(), "pdr runs to the end, trl never starts");
+        assert!(
+            parse("pdr,trl").is_err(),
+            "pdr runs to the end, trl never starts"
+        );
         assert!(parse("pdr:x").is_err() && parse("pdr:-1").is_err() && parse("nope").is_err());
     }
 

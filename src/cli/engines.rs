@@ -18,9 +18,13 @@ fn named<T: Named + Send + Sync + Clone>() -> impl TypedValueParser<Value = T> {
     PossibleValuesParser::new(values).map(|s| T::parse_name(&s).expect("a possible value"))
 }
 
-/// A schedule `--schedule` reads ([`chcsolve::schedule::parse`]), checked as it is given.
-fn schedule(s: &str) -> Result<String, String> {
-    chcsolve::schedule::parse(s).map(|_| s.to_string())
+/// The lanes of `--schedule`, read once by [`chcsolve::schedule::parse`] (a newtype: clap
+/// would take a bare `Vec` for repeated values).
+#[derive(Clone, Debug)]
+pub struct Lanes(pub Vec<Vec<chcsolve::schedule::Step>>);
+
+fn schedule(s: &str) -> Result<Lanes, String> {
+    chcsolve::schedule::parse(s).map(Lanes)
 }
 
 /// `on` or `off`, for the switches of `--absint`, `--spacer-global`, `--spacer-abstraction`,
@@ -44,7 +48,7 @@ pub struct EngineArgs {
     /// `|`, engines of a lane by `,`, each with an optional `:SECONDS` slice (the last of a
     /// lane runs to the end), e.g. `pdr | imc:1,spacer:2,trl`.
     #[arg(long, value_name = "LANES", value_parser = schedule)]
-    pub schedule: Option<String>,
+    pub schedule: Option<Lanes>,
 
     /// Spacer's global guidance (lemma clusters; subsume, concretize and conjecture):
     /// `on` or `off`.

@@ -65,8 +65,14 @@ pub(super) fn interpolate(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, S
     let vb = free_vars(b);
     let vbs: FxHashSet<&Var> = vb.iter().collect();
     let a_local: Vec<Var> = va.iter().filter(|v| !vbs.contains(v)).cloned().collect();
-    if va.iter().chain(&vb).any(|v| !matches!(v.sort, Sort::Int | Sort::Bool)) {
-        return Ok(Answer::Unknown("farkas: only Int and Bool variables".into()));
+    if va
+        .iter()
+        .chain(&vb)
+        .any(|v| !matches!(v.sort, Sort::Int | Sort::Bool))
+    {
+        return Ok(Answer::Unknown(
+            "farkas: only Int and Bool variables".into(),
+        ));
     }
     smt.push()?;
     let r = (|| {
@@ -155,13 +161,19 @@ fn cover(
             _ => return Ok(Cover::Unknown("unknown on J /\\ B".into())),
         };
         if conj.len() >= MAX_B_CUBES {
-            return Ok(Cover::Unknown(format!("more than {MAX_B_CUBES} cubes of B")));
+            return Ok(Cover::Unknown(format!(
+                "more than {MAX_B_CUBES} cubes of B"
+            )));
         }
         let cb = match implicant(b, &n).and_then(|l| read(&l, &n)) {
             Ok(c) => c,
             Err(e) => return Ok(Cover::Unknown(e)),
         };
-        if let Some(l) = ca.bools.iter().find(|l| cb.bools.contains(&mk_not((*l).clone()))) {
+        if let Some(l) = ca
+            .bools
+            .iter()
+            .find(|l| cb.bools.contains(&mk_not((*l).clone())))
+        {
             conj.push(l.clone());
             continue;
         }
@@ -209,7 +221,12 @@ fn read(lits: &[Term], m: &Assignment) -> Result<Cube, String> {
                     (one().sub(lin), false)
                 });
             }
-            _ => return Err(format!("a literal it cannot read: {}", crate::logic::SmtTerm(l))),
+            _ => {
+                return Err(format!(
+                    "a literal it cannot read: {}",
+                    crate::logic::SmtTerm(l)
+                ))
+            }
         }
     }
     Ok(c)

@@ -154,7 +154,7 @@ fn pivot(t: &mut [Vec<Rat>], z: &mut [Rat], l: usize, e: usize) {
         *v /= &p;
     }
     let prow = t[l].clone();
-    let sub = |row: &mut Vec<Rat>| {
+    let sub = |row: &mut [Rat]| {
         let f = row[e].clone();
         if !f.is_zero() {
             for (v, pv) in row.iter_mut().zip(&prow) {
@@ -169,9 +169,7 @@ fn pivot(t: &mut [Vec<Rat>], z: &mut [Rat], l: usize, e: usize) {
             sub(row);
         }
     }
-    let mut zz = z.to_vec();
-    sub(&mut zz);
-    z.clone_from_slice(&zz);
+    sub(z);
 }
 
 /// `lambda` is a certificate for `rows`: signs right, every variable cancels, constant 1.
@@ -280,7 +278,10 @@ mod tests {
             match certificate(&rows, 100_000) {
                 Some(l) => {
                     assert!(check(&rows, &l), "{rows:?}");
-                    assert!(!fits, "a certificate for rows the point {point:?} fits: {rows:?}");
+                    assert!(
+                        !fits,
+                        "a certificate for rows the point {point:?} fits: {rows:?}"
+                    );
                     some += 1;
                 }
                 None => none += 1,

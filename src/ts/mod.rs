@@ -57,25 +57,23 @@ impl TransitionSystem {
 
     /// `t` over state variables, moved to next-state variables.
     pub fn prime(&self, t: &Term) -> Term {
-        let map: FxHashMap<Var, Term> = self
-            .state
-            .iter()
-            .zip(&self.next)
-            .map(|(s, n)| (s.clone(), mk_var_of(n)))
-            .collect();
-        subst(t, &map)
+        rename(t, &self.state, &self.next)
     }
 
     /// `t` over next-state variables, moved back to state variables ([`Self::prime`]'s inverse).
     pub fn unprime(&self, t: &Term) -> Term {
-        let map: FxHashMap<Var, Term> = self
-            .next
-            .iter()
-            .zip(&self.state)
-            .map(|(n, s)| (n.clone(), mk_var_of(s)))
-            .collect();
-        subst(t, &map)
+        rename(t, &self.next, &self.state)
     }
+}
+
+/// `t` with each variable of `from` replaced by the one at the same place in `to`.
+fn rename(t: &Term, from: &[Var], to: &[Var]) -> Term {
+    let map: FxHashMap<Var, Term> = from
+        .iter()
+        .zip(to)
+        .map(|(f, v)| (f.clone(), mk_var_of(v)))
+        .collect();
+    subst(t, &map)
 }
 
 /// How one clause sits in the transition system.

@@ -126,7 +126,10 @@ impl Default for Config {
             interp_max: 32,
             interp_timeout: std::time::Duration::from_secs(1),
             interp_share: 0.1,
-            interp_backends: vec![crate::interp::Backend::Farkas, crate::interp::Backend::Yices],
+            interp_backends: vec![
+                crate::interp::Backend::Farkas,
+                crate::interp::Backend::Yices,
+            ],
             max_frames: None,
             seeds: vec![],
             use_seeds: true,
