@@ -1,28 +1,11 @@
-//! Printing terms for rsmt2 and parsing solver answers: values, literals and raw s-expressions.
+//! Parsing solver answers: values, literals and raw s-expressions.
 
-use crate::logic::{Rat, SmtTerm, Term, TermNode, Value, Var};
+use crate::logic::{Rat, Term, TermNode, Value, Var};
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 use rsmt2::parse::{ExprParser, SmtParser, SymParser, ValueParser};
-use rsmt2::print::{Expr2Smt, Sym2Smt};
 use rsmt2::SmtRes;
-use std::io::{self, BufReader, Read, Write};
-
-/// A term as an rsmt2 expression (and symbol, for `check-sat-assuming` literals).
-pub(super) struct TermExpr<'a>(pub &'a Term);
-
-impl Expr2Smt<()> for TermExpr<'_> {
-    fn expr_to_smt2<W: Write>(&self, w: &mut W, _: ()) -> SmtRes<()> {
-        write!(w, "{}", SmtTerm(self.0))?;
-        Ok(())
-    }
-}
-
-impl Sym2Smt<()> for TermExpr<'_> {
-    fn sym_to_smt2<W: Write>(&self, w: &mut W, _: ()) -> SmtRes<()> {
-        self.expr_to_smt2(w, ())
-    }
-}
+use std::io::{self, BufReader, Read};
 
 /// An s-expression as the solvers print them.
 #[derive(Clone, PartialEq, Eq, Debug)]

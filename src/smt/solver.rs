@@ -1,7 +1,7 @@
 //! One solver process: [`Smt`].
 
 use super::kill::{is_alive, sigkill, Deadline};
-use super::parse::{no_panic, side_parser, term_lit, AnswerParser, Lit, Sexp, TermExpr};
+use super::parse::{no_panic, side_parser, term_lit, AnswerParser, Lit, Sexp};
 use super::process::{
     command_line, default_value, drain_stderr, limit_address_space, read_pid, sort_name, wait_tail,
     StderrTail, LAUNCHER,
@@ -11,6 +11,7 @@ use crate::logic::{free_vars, smt_symbol, Assignment, Rat, SmtTerm, Term, Value,
 use rsmt2::errors::{Error as RError, ErrorKind as RKind};
 use rsmt2::{SmtConf, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -219,9 +220,7 @@ impl Smt {
         let sym = smt_symbol(&v.name);
         let sort = sort_name(v.sort);
         log::trace!("[{}] > (declare-fun {sym} () {sort})", self.label);
-        let no_args: [&str; 0] = [];
-        let res = self.solver.declare_fun(&sym, no_args, sort);
-        self.check(res)?;
+        self.queue(format_args!("(declare-fun {sym} () {sort})\n"))?;
         self.declared.insert(v.clone());
         self.decl_log.push(v.clone());
         Ok(())
@@ -243,16 +242,14 @@ impl Smt {
         if log::log_enabled!(log::Level::Trace) {
             log::trace!("[{}] > (assert {})", self.label, SmtTerm(t));
         }
-        let res = self.solver.assert(TermExpr(t));
-        self.check(res)
+        self.queue(format_args!("(assert {})\n", SmtTerm(t)))
     }
 
     /// Opens a scope (`push 1`).
     pub fn push(&mut self) -> Result<(), SmtError> {
         self.settle()?;
         log::trace!("[{}] > (push 1)", self.label);
-        let res = self.solver.push(1);
-        self.check(res)?;
+        self.queue(format_args!("(push 1)\n"))?;
         self.scopes.push(self.decl_log.len());
         Ok(())
     }
@@ -265,8 +262,7 @@ impl Smt {
             return Err(SmtError::Solver("pop without a matching push".into()));
         };
         log::trace!("[{}] > (pop 1)", self.label);
-        let res = self.solver.pop(1);
-        self.check(res)?;
+        self.queue(format_args!("(pop 1)\n"))?;
         for v in self.decl_log.drain(mark..) {
             self.declared.remove(&v);
         }
@@ -284,7 +280,8 @@ impl Smt {
         log::trace!("[{}] > (check-sat)", self.label);
         self.last_assumptions.clear();
         let start = Instant::now();
-        let res = no_panic(|| self.solver.check_sat_or_unk());
+        self.send("(check-sat)\n")?;
+        let res = no_panic(|| side_parser(&mut self.solver).check_sat());
         self.finish_check(start, res)
     }
 
@@ -318,17 +315,22 @@ impl Smt {
                     SmtTerm(l)
                 ));
             }
-            self.send(&text)?;
+            text.push_str("(check-sat)\n");
             self.assume_scope = true;
             let start = Instant::now();
-            let res = no_panic(|| self.solver.check_sat_or_unk());
+            self.send(&text)?;
+            let res = no_panic(|| side_parser(&mut self.solver).check_sat());
             return self.finish_check(start, res);
         }
+        let mut text = String::from("(check-sat-assuming (");
+        for (k, l) in lits.iter().enumerate() {
+            let sep = if k == 0 { "" } else { " " };
+            let _ = write!(text, "{sep}{}", SmtTerm(l));
+        }
+        text.push_str("))\n");
         let start = Instant::now();
-        let res = self
-            .solver
-            .print_check_sat_assuming(lits.iter().map(TermExpr))
-            .and_then(|future| no_panic(|| self.solver.parse_check_sat_or_unk(future)));
+        self.send(&text)?;
+        let res = no_panic(|| side_parser(&mut self.solver).check_sat());
         self.finish_check(start, res)
     }
 
@@ -420,7 +422,10 @@ impl Smt {
         if !asked.is_empty() {
             let syms: Vec<String> = asked.iter().map(|v| smt_symbol(&v.name)).collect();
             log::trace!("[{}] > (get-value ({}))", self.label, syms.join(" "));
-            let res = no_panic(|| self.solver.get_values::<_, String, Value>(&syms));
+            self.send(&format!("(get-value ({}))\n", syms.join(" ")))?;
+            let res = no_panic(|| {
+                side_parser(&mut self.solver).get_values::<Value, (), String, _>(AnswerParser, ())
+            });
             let pairs = self.check(res)?;
             if pairs.len() != asked.len() {
                 let e = SmtError::Solver(format!(
@@ -474,7 +479,8 @@ impl Smt {
         self.settle()?;
         let mut text = cmd.trim_end().to_string();
         text.push('\n');
-        self.send(&text)
+        log::trace!("[{}] > {}", self.label, cmd.trim_end());
+        self.queue(format_args!("{text}"))
     }
 
     /// Sends `cmd` as is and returns the solver's answer, one s-expression, as text.
@@ -558,13 +564,22 @@ impl Smt {
         if self.assume_scope {
             self.assume_scope = false;
             log::trace!("[{}] > (pop 1) (assumptions)", self.label);
-            let res = self.solver.pop(1);
-            self.check(res)?;
+            self.queue(format_args!("(pop 1)\n"))?;
         }
         Ok(())
     }
 
-    /// Writes text to the solver (and the tee file).
+    /// Puts a command that prints nothing on success (`declare-fun`, `assert`, `push`, `pop`)
+    /// in the write buffer of the pipe, unflushed: the next command that expects an answer
+    /// ([`Self::send`], or rsmt2's `check-sat`, `check-sat-assuming` and `get-value`, which
+    /// flush) carries it to the solver in the same `write`. One system call per query instead
+    /// of one per command and two per declaration, and one wake-up of the solver process.
+    fn queue(&mut self, cmd: std::fmt::Arguments) -> Result<(), SmtError> {
+        let res = self.solver.write_fmt(cmd);
+        self.check(res.map_err(RError::from))
+    }
+
+    /// Writes text to the solver (and the tee file), with every queued command before it.
     fn send(&mut self, text: &str) -> Result<(), SmtError> {
         log::trace!("[{}] > {}", self.label, text.trim_end());
         let res = self

@@ -584,3 +584,53 @@ fn an_unsat_assumption_does_not_stick() {
         assert_eq!(s.get_values(&[x.clone()]).unwrap()[0].sort(), Sort::Int);
     }
 }
+
+/// Write system calls made so far by the calling thread (`/proc/thread-self/io`), or `None`
+/// where the kernel does not count them.
+fn writes_of_this_thread() -> Option<u64> {
+    let io = std::fs::read_to_string("/proc/thread-self/io").ok()?;
+    io.lines()
+        .find_map(|l| l.strip_prefix("syscw:"))
+        .and_then(|n| n.trim().parse().ok())
+}
+
+/// Commands that print nothing (`declare-fun`, `assert`, `push`, `pop`) wait in the pipe's
+/// buffer and go out with the next query in one `write`: a query over 40 fresh variables, and
+/// its `get-value`, cost a few system calls, not one or two per command and per symbol.
+#[test]
+fn queued_commands_go_out_with_the_next_query() {
+    if writes_of_this_thread().is_none() {
+        crate::testing::skip("queued_commands_go_out_with_the_next_query: no /proc/thread-self/io");
+        return;
+    }
+    for kind in KINDS {
+        let Some(cfg) = config(kind, "queued_commands_go_out_with_the_next_query") else {
+            continue;
+        };
+        let mut s = Smt::new(&cfg, "queued").unwrap();
+        let xs: Vec<Var> = (0..40).map(|i| int(&format!("q{i}"))).collect();
+        let before = writes_of_this_thread().unwrap();
+        s.push().unwrap();
+        for (i, x) in xs.iter().enumerate() {
+            s.assert(&mk_eq(t(x), mk_int(i as i64))).unwrap();
+        }
+        let a = boolean("qa");
+        s.assert(&mk_or(vec![mk_not(t(&a)), mk_ge(t(&xs[0]), mk_int(0))]))
+            .unwrap();
+        assert_eq!(
+            s.check_sat_assuming(&[t(&a)]).unwrap(),
+            SatResult::Sat,
+            "{kind}"
+        );
+        let vals = s.get_values(&xs).unwrap();
+        let writes = writes_of_this_thread().unwrap() - before;
+        let expected: Vec<Value> = (0..40).map(|i| Value::Int(i.into())).collect();
+        assert_eq!(vals, expected, "{kind}");
+        // 41 declarations, 41 assertions, a push, a check and a get-value: at most one write
+        // for the queued commands with the check, one for the get-value (and slack for a
+        // buffer that fills)
+        assert!(writes <= 6, "{kind}: {writes} write calls");
+        s.pop().unwrap();
+        assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
+    }
+}
