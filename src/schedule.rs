@@ -79,13 +79,16 @@ pub fn non_linear(cores: usize) -> Vec<Vec<Step>> {
 }
 
 /// The lanes for a system whose clauses were non-linear and became linear in preprocessing
-/// (the inlined procedure summaries of CHC-COMP's LIA track): PDR beside Spacer for the whole
-/// run. Chosen by `scripts/schedule` on those 375 LIA files, each engine alone at 5 s (README,
-/// "Portfolio"): 370 solved, against 368 for [`for_cores`]'s `pdr | spacer:2,trl`, where TRL
-/// adds nothing (201 alone) and Spacer needs 2 to 5 s on the DRAGON and metros files.
+/// (the inlined procedure summaries of CHC-COMP's LIA track): PDR beside k-induction for
+/// 0.5 s, then Spacer. Chosen by `scripts/schedule` on those 374 LIA files, each engine alone
+/// at 5 s (docs/engines.md, "Linearized systems, stop 42"): `pdr | spacer` was 370 against
+/// 368 for [`for_cores`]'s `pdr | spacer:2,trl` (TRL adds nothing, 201 alone; Spacer needs 2
+/// to 5 s on the DRAGON and metros files); the k-induction probe adds the shallow
+/// counterexamples of kind2's microwave files that PDR with the seeds of `--absint` misses,
+/// and loses no fold of a 5-fold cross-validation.
 pub fn linearized(cores: usize) -> Vec<Vec<Step>> {
     if cores >= 2 && cores < 4 {
-        vec![vec![run(Pdr)], vec![run(Spacer)]]
+        vec![vec![run(Pdr)], vec![slice(Kind, 500), run(Spacer)]]
     } else {
         for_cores(cores)
     }
