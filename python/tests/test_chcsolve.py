@@ -197,12 +197,19 @@ def test_keyboard_interrupt_stops_the_solvers():
         seen.append(len(children()))  # the engines' solver processes, while they run
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Python's own Ctrl-C handler, whatever this process inherited: a shell that starts a
+    # command in the background (`cmd &` without job control) ignores SIGINT for it, and
+    # Python then installs no handler (the test failed that way under `nohup ... &`)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.5, interrupt)
     timer.start()
     t = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        # only Ctrl-C ends it in time (the limit is there so that a broken Ctrl-C fails)
-        chcsolve.solve(hard, engines=["bmc"], timeout=30)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # only Ctrl-C ends it in time (the limit is there so that a broken Ctrl-C fails)
+            chcsolve.solve(hard, engines=["bmc"], timeout=30)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - t < 10
     timer.join()
     assert seen and seen[0] >= 1, seen
