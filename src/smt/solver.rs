@@ -280,7 +280,7 @@ impl Smt {
         log::trace!("[{}] > (check-sat)", self.label);
         self.last_assumptions.clear();
         let start = Instant::now();
-        self.send("(check-sat)\n")?;
+        self.send_unlogged("(check-sat)\n")?;
         let res = no_panic(|| side_parser(&mut self.solver).check_sat());
         self.finish_check(start, res)
     }
@@ -329,7 +329,7 @@ impl Smt {
         }
         text.push_str("))\n");
         let start = Instant::now();
-        self.send(&text)?;
+        self.send_unlogged(&text)?;
         let res = no_panic(|| side_parser(&mut self.solver).check_sat());
         self.finish_check(start, res)
     }
@@ -422,7 +422,7 @@ impl Smt {
         if !asked.is_empty() {
             let syms: Vec<String> = asked.iter().map(|v| smt_symbol(&v.name)).collect();
             log::trace!("[{}] > (get-value ({}))", self.label, syms.join(" "));
-            self.send(&format!("(get-value ({}))\n", syms.join(" ")))?;
+            self.send_unlogged(&format!("(get-value ({}))\n", syms.join(" ")))?;
             let res = no_panic(|| {
                 side_parser(&mut self.solver).get_values::<Value, (), String, _>(AnswerParser, ())
             });
@@ -571,9 +571,10 @@ impl Smt {
 
     /// Puts a command that prints nothing on success (`declare-fun`, `assert`, `push`, `pop`)
     /// in the write buffer of the pipe, unflushed: the next command that expects an answer
-    /// ([`Self::send`], or rsmt2's `check-sat`, `check-sat-assuming` and `get-value`, which
-    /// flush) carries it to the solver in the same `write`. One system call per query instead
-    /// of one per command and two per declaration, and one wake-up of the solver process.
+    /// (`check-sat`, `check-sat-assuming`, `get-value`, `get-unsat-assumptions`, a raw query:
+    /// [`Self::send`]) carries it to the solver in the same `write`. One system call per
+    /// query instead of one per command (rsmt2 flushes after each, and after each symbol of a
+    /// `get-value`), and one wake-up of the solver process.
     fn queue(&mut self, cmd: std::fmt::Arguments) -> Result<(), SmtError> {
         let res = self.solver.write_fmt(cmd);
         self.check(res.map_err(RError::from))
@@ -582,6 +583,11 @@ impl Smt {
     /// Writes text to the solver (and the tee file), with every queued command before it.
     fn send(&mut self, text: &str) -> Result<(), SmtError> {
         log::trace!("[{}] > {}", self.label, text.trim_end());
+        self.send_unlogged(text)
+    }
+
+    /// [`Self::send`] for a command its caller has logged already.
+    fn send_unlogged(&mut self, text: &str) -> Result<(), SmtError> {
         let res = self
             .solver
             .write_all(text.as_bytes())
