@@ -80,12 +80,12 @@ pub fn non_linear(cores: usize) -> Vec<Vec<Step>> {
 
 /// The lanes for a system whose clauses were non-linear and became linear in preprocessing
 /// (the inlined procedure summaries of CHC-COMP's LIA track): PDR beside k-induction for
-/// 0.5 s, then Spacer. Chosen by `scripts/schedule` on those 374 LIA files, each engine alone
-/// at 5 s (docs/engines.md, "Linearized systems, stop 42"): `pdr | spacer` was 370 against
-/// 368 for [`for_cores`]'s `pdr | spacer:2,trl` (TRL adds nothing, 201 alone; Spacer needs 2
-/// to 5 s on the DRAGON and metros files); the k-induction probe adds the shallow
-/// counterexamples of kind2's microwave files that PDR with the seeds of `--absint` misses,
-/// and loses no fold of a 5-fold cross-validation.
+/// 0.5 s, then Spacer. Chosen by `scripts/schedule --folds 5` on those 374 LIA files, each
+/// engine alone at 5 s (docs/engines.md, "Linearized systems, stop 42"): 368 against 367 for
+/// `pdr | spacer`, no fold lost; the probe adds the shallow counterexamples of kind2's
+/// microwave files that PDR with the seeds of `--absint` misses. `pdr | spacer` itself had
+/// replaced [`for_cores`]'s `pdr | spacer:2,trl` at stop 25 (TRL adds nothing there, 201
+/// alone; Spacer needs 2 to 5 s on the DRAGON and metros files).
 pub fn linearized(cores: usize) -> Vec<Vec<Step>> {
     if cores >= 2 && cores < 4 {
         vec![vec![run(Pdr)], vec![slice(Kind, 500), run(Spacer)]]

@@ -477,10 +477,9 @@ impl Smt {
     /// that print nothing on success. Its symbols must be declared (see [`Smt::declare`]).
     pub fn raw(&mut self, cmd: &str) -> Result<(), SmtError> {
         self.settle()?;
-        let mut text = cmd.trim_end().to_string();
-        text.push('\n');
-        log::trace!("[{}] > {}", self.label, cmd.trim_end());
-        self.queue(format_args!("{text}"))
+        let cmd = cmd.trim_end();
+        log::trace!("[{}] > {}", self.label, cmd);
+        self.queue(format_args!("{cmd}\n"))
     }
 
     /// Sends `cmd` as is and returns the solver's answer, one s-expression, as text.
