@@ -6,7 +6,7 @@
 //! What runs where is decided in [`crate::schedule`], not here.
 
 use crate::engine::{Answer, EngineKind, EngineOptions, EngineStats, Problem, Stop};
-use crate::schedule::Step;
+use crate::schedule::{Lane, NICE};
 use crate::smt::{KillSwitch, SolverConfig};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,9 +51,10 @@ impl Drop for DoneGuard {
 
 impl Portfolio {
     /// Starts one thread per lane; every engine is built from `opts` and gets its own
-    /// solver processes.
+    /// solver processes. A nice lane's thread lowers its own priority first, and the solvers
+    /// it starts inherit it.
     pub fn start(
-        lanes: &[Vec<Step>],
+        lanes: &[Lane],
         problem: &Problem,
         opts: &EngineOptions,
         smt: &SolverConfig,
@@ -70,12 +71,15 @@ impl Portfolio {
             let (lane, problem, smt, tx) = (lane.clone(), problem.clone(), smt.clone(), tx.clone());
             let opts = opts.clone();
             let spawned = std::thread::Builder::new()
-                .name(format!("lane{i}"))
+                .name(format!("lane{i}{}", if lane.nice { "-nice" } else { "" }))
                 .stack_size(256 << 20)
                 .spawn(move || {
                     let guard = DoneGuard(tx);
+                    if lane.nice {
+                        lower_priority();
+                    }
                     let ctl = (&*current, &*stopped);
-                    run_lane(&lane, (&problem, &opts), &smt, ctl, &guard.0);
+                    run_lane(&lane.steps, (&problem, &opts), &smt, ctl, &guard.0);
                 });
             match spawned {
                 Ok(_) => ctls.push(ctl),
@@ -141,13 +145,27 @@ impl Drop for Portfolio {
     }
 }
 
+/// Lowers the calling thread's priority to [`NICE`] (on Linux niceness is a thread's, and a
+/// process started from the thread inherits it). Raising it back would need privileges, so
+/// only a lane's own thread calls this, for its whole life.
+fn lower_priority() {
+    // SAFETY: plain libc calls on the calling thread's own id; no pointers involved.
+    let r = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, NICE) };
+    if r != 0 {
+        log::warn!(
+            "a nice lane keeps its priority: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 /// Runs the lane's engines in order until one of them answers, or the lane is stopped.
 /// When every step has ended without an answer and time is left, the engines that their
 /// slice ended run again, in order, without a slice: the lane's time is not left idle
 /// (`pdr | spacer:2,trl` under load: Spacer needs 2.3 s, TRL gives up in 0.1 s, and the
 /// lane sat idle for the last 1.7 s).
 fn run_lane(
-    lane: &[Step],
+    lane: &[crate::schedule::Step],
     (problem, opts): (&Problem, &EngineOptions),
     smt: &SolverConfig,
     ctl: (&Mutex<KillSwitch>, &AtomicBool),
@@ -276,7 +294,7 @@ fn run_engine(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::Step;
+    use crate::schedule::{Lane, Step};
     use crate::smt::{find_solver, SolverKind};
 
     fn problem(path: &str) -> Problem {
@@ -309,7 +327,14 @@ mod tests {
     }
 
     fn start_lanes(lanes: &[Vec<Step>], p: &Problem) -> Portfolio {
-        Portfolio::start(lanes, p, &EngineOptions::default(), &yices())
+        let lanes: Vec<Lane> = lanes
+            .iter()
+            .map(|steps| Lane {
+                steps: steps.clone(),
+                nice: false,
+            })
+            .collect();
+        Portfolio::start(&lanes, p, &EngineOptions::default(), &yices())
     }
 
     /// BMC never ends on a safe system: its slice must end it, and the lane's next engine
@@ -408,6 +433,68 @@ mod tests {
         assert!(a.engine == EngineKind::Pdr && is_unknown(&a.answer));
         let b = pf.next(deadline).unwrap();
         assert!(b.engine == EngineKind::Spacer && !is_unknown(&b.answer));
+    }
+
+    /// The niceness of a thread or process, from its `/proc/.../stat` (field 19).
+    fn niceness(stat_path: &str) -> Option<i32> {
+        let stat = std::fs::read_to_string(stat_path).ok()?;
+        let after_name = &stat[stat.rfind(')')? + 1..];
+        after_name.split_whitespace().nth(16)?.parse().ok()
+    }
+
+    /// A nice lane's thread and the solver processes it starts run at `NICE`; the other
+    /// lane's thread keeps the niceness of the process.
+    #[test]
+    fn a_nice_lane_and_its_solvers_run_at_low_priority() {
+        let p = problem("bench-chc/gen/counter-10-sat.smt2");
+        let lanes = [
+            Lane {
+                steps: vec![step(EngineKind::Bmc, None)],
+                nice: false,
+            },
+            Lane {
+                steps: vec![step(EngineKind::Bmc, None)],
+                nice: true,
+            },
+        ];
+        let own = niceness("/proc/self/stat").unwrap();
+        let pf = Portfolio::start(&lanes, &p, &EngineOptions::default(), &yices());
+        let me = std::process::id().to_string();
+        let (mut lane_nice, mut lane_plain, mut solver_nice) = (None, None, false);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) && !solver_nice {
+            for t in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+                let dir = t.path().display().to_string();
+                match std::fs::read_to_string(format!("{dir}/comm")).as_deref() {
+                    Ok("lane1-nice\n") => lane_nice = niceness(&format!("{dir}/stat")),
+                    Ok("lane0\n") => lane_plain = lane_plain.or(niceness(&format!("{dir}/stat"))),
+                    _ => {}
+                }
+            }
+            // the solver processes this test process started, at the lowest priority
+            for d in std::fs::read_dir("/proc").unwrap().flatten() {
+                let stat = format!("{}/stat", d.path().display());
+                let Ok(text) = std::fs::read_to_string(&stat) else {
+                    continue;
+                };
+                let Some(rest) = text.rfind(')').map(|i| &text[i + 1..]) else {
+                    continue;
+                };
+                if rest.split_whitespace().nth(1) == Some(me.as_str())
+                    && niceness(&stat) == Some(NICE)
+                {
+                    solver_nice = true;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        pf.stop();
+        assert_eq!(lane_nice, Some(NICE), "the nice lane's thread");
+        assert_eq!(lane_plain, Some(own), "the other lane's thread");
+        assert!(
+            solver_nice,
+            "no solver process of the nice lane runs at {NICE}"
+        );
     }
 
     /// `stop` kills the running engine of every lane, and no later engine starts.

@@ -19,6 +19,36 @@ pub struct Step {
     pub slice: Option<Duration>,
 }
 
+/// One lane of a schedule: its engines in order, on one core. A `nice` lane's thread and the
+/// solver processes it starts run at [`NICE`]: when the machine has fewer free cores than the
+/// run has lanes (two runs at once on two cores, as `scripts/bench --jobs 2` does), the other
+/// lanes keep their CPU and the nice lane gets what is left; alone on the machine, every lane
+/// has its core and the niceness changes nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub steps: Vec<Step>,
+    pub nice: bool,
+}
+
+/// The niceness of a `nice` lane (the lowest priority; `nice(1)`'s scale).
+pub const NICE: i32 = 19;
+
+impl Lane {
+    fn new(steps: &[Step]) -> Lane {
+        Lane {
+            steps: steps.to_vec(),
+            nice: false,
+        }
+    }
+
+    fn nice(steps: &[Step]) -> Lane {
+        Lane {
+            nice: true,
+            ..Lane::new(steps)
+        }
+    }
+}
+
 const fn run(engine: EngineKind) -> Step {
     Step {
         engine,
@@ -52,29 +82,32 @@ const SCHEDULES: &[(usize, &[&[Step]])] = &[
 ];
 
 /// The schedule for `cores` cores: the one measured for the most cores that fit.
-pub fn for_cores(cores: usize) -> Vec<Vec<Step>> {
+pub fn for_cores(cores: usize) -> Vec<Lane> {
     let cores = cores.max(1);
     let (_, lanes) = SCHEDULES
         .iter()
         .filter(|(n, _)| *n <= cores)
         .max_by_key(|(n, _)| *n)
         .unwrap_or(&SCHEDULES[0]);
-    lanes.iter().map(|l| l.to_vec()).collect()
+    lanes.iter().map(|l| Lane::new(l)).collect()
 }
 
 /// Engines the user named: each in its own lane, all to the end of the run.
-pub fn each_alone(engines: &[EngineKind]) -> Vec<Vec<Step>> {
-    engines.iter().map(|&e| vec![run(e)]).collect()
+pub fn each_alone(engines: &[EngineKind]) -> Vec<Lane> {
+    engines.iter().map(|&e| Lane::new(&[run(e)])).collect()
 }
 
 /// The lanes for a system whose clauses stay non-linear, where only Spacer applies: with
 /// global guidance, and on a second core without it (on the LIA files z3 solves and we did
-/// not at 5 s, 12 of 47 are solved without it; README "spacer").
-pub fn non_linear(cores: usize) -> Vec<Vec<Step>> {
+/// not at 5 s, 12 of 47 are solved without it; README "spacer"). The second lane is nice:
+/// the two overlap so much that on half a core each they solve fewer of the 273 non-linear
+/// LIA dev files than Spacer alone on a whole one (234 against 238, each engine's times at
+/// 5 s; docs/engines.md, "Nice lanes, stop 43"), so under load Spacer keeps its core.
+pub fn non_linear(cores: usize) -> Vec<Lane> {
     if cores >= 2 {
-        vec![vec![run(Spacer)], vec![run(SpacerLocal)]]
+        vec![Lane::new(&[run(Spacer)]), Lane::nice(&[run(SpacerLocal)])]
     } else {
-        vec![vec![run(Spacer)]]
+        vec![Lane::new(&[run(Spacer)])]
     }
 }
 
@@ -86,9 +119,12 @@ pub fn non_linear(cores: usize) -> Vec<Vec<Step>> {
 /// microwave files that PDR with the seeds of `--absint` misses. `pdr | spacer` itself had
 /// replaced [`for_cores`]'s `pdr | spacer:2,trl` at stop 25 (TRL adds nothing there, 201
 /// alone; Spacer needs 2 to 5 s on the DRAGON and metros files).
-pub fn linearized(cores: usize) -> Vec<Vec<Step>> {
+pub fn linearized(cores: usize) -> Vec<Lane> {
     if cores >= 2 && cores < 4 {
-        vec![vec![run(Pdr)], vec![slice(Kind, 500), run(Spacer)]]
+        vec![
+            Lane::new(&[run(Pdr)]),
+            Lane::new(&[slice(Kind, 500), run(Spacer)]),
+        ]
     } else {
         for_cores(cores)
     }
@@ -99,7 +135,7 @@ pub fn linearized(cores: usize) -> Vec<Vec<Step>> {
 /// "Real arithmetic"): PDR alone 34, Spacer 30, IMC 10, k-induction 9; `pdr | spacer` 35,
 /// the best 2-core schedule in-sample and on each fold of a 2-fold cross-validation. With 4
 /// cores, k-induction and IMC beside them (their counterexamples come quickly).
-pub fn reals(cores: usize) -> Vec<Vec<Step>> {
+pub fn reals(cores: usize) -> Vec<Lane> {
     pdr_spacer(cores, [Kind, Imc])
 }
 
@@ -108,22 +144,25 @@ pub fn reals(cores: usize) -> Vec<Vec<Step>> {
 /// LIA-Lin-Arrays dev files, README "Arrays"), Spacer after a 2 s slice of BMC (the
 /// shallow counterexamples of SeaHorn's memory encodings, which PDR and Spacer reach late:
 /// docs/arrays.md); with 4 cores k-induction and BMC beside them.
-pub fn arrays(cores: usize) -> Vec<Vec<Step>> {
+pub fn arrays(cores: usize) -> Vec<Lane> {
     match cores {
-        2 | 3 => vec![vec![run(Pdr)], vec![slice(Bmc, 2000), run(Spacer)]],
+        2 | 3 => vec![
+            Lane::new(&[run(Pdr)]),
+            Lane::new(&[slice(Bmc, 2000), run(Spacer)]),
+        ],
         _ => pdr_spacer(cores, [Kind, Bmc]),
     }
 }
 
 /// PDR alone on one core, PDR beside Spacer on 2 or 3, and the two `more` engines beside
 /// them from 4.
-fn pdr_spacer(cores: usize, more: [EngineKind; 2]) -> Vec<Vec<Step>> {
+fn pdr_spacer(cores: usize, more: [EngineKind; 2]) -> Vec<Lane> {
     match cores {
-        0 | 1 => vec![vec![run(Pdr)]],
-        2 | 3 => vec![vec![run(Pdr)], vec![run(Spacer)]],
+        0 | 1 => vec![Lane::new(&[run(Pdr)])],
+        2 | 3 => vec![Lane::new(&[run(Pdr)]), Lane::new(&[run(Spacer)])],
         _ => [Pdr, Spacer, more[0], more[1]]
             .iter()
-            .map(|&e| vec![run(e)])
+            .map(|&e| Lane::new(&[run(e)]))
             .collect(),
     }
 }
@@ -140,13 +179,18 @@ pub fn cores(jobs: Option<usize>) -> usize {
 
 /// Reads a schedule written as [`describe`] prints it (`pdr | imc:1,spacer:2,trl`: lanes
 /// separated by `|`, engines of a lane by `,`, an optional `:SECONDS` slice), the notation of
-/// `scripts/schedule --show`. Only the last engine of a lane may run without a slice.
-pub fn parse(s: &str) -> Result<Vec<Vec<Step>>, String> {
+/// `scripts/schedule --show`; a lane that starts with `nice ` is a nice lane ([`Lane`]). Only
+/// the last engine of a lane may run without a slice.
+pub fn parse(s: &str) -> Result<Vec<Lane>, String> {
     use crate::engine::Named;
     let mut lanes = vec![];
     for lane in s.split('|') {
+        let (nice, engines) = match lane.trim_start().strip_prefix("nice ") {
+            Some(rest) => (true, rest),
+            None => (false, lane),
+        };
         let mut steps = vec![];
-        for step in lane.split(',') {
+        for step in engines.split(',') {
             let step = step.trim();
             let (name, slice) = match step.split_once(':') {
                 Some((n, secs)) => {
@@ -171,23 +215,30 @@ pub fn parse(s: &str) -> Result<Vec<Vec<Step>>, String> {
                 lane.trim()
             ));
         }
-        lanes.push(steps);
+        lanes.push(Lane { steps, nice });
     }
     Ok(lanes)
 }
 
 /// Prints a schedule as `pdr:2,tpa | abmc` (the notation of `scripts/schedule --show`).
-pub fn describe(lanes: &[Vec<Step>]) -> String {
+pub fn describe(lanes: &[Lane]) -> String {
     lanes
         .iter()
         .map(|l| {
-            l.iter()
+            let steps = l
+                .steps
+                .iter()
                 .map(|s| match s.slice {
                     Some(d) => format!("{}:{}", s.engine.name(), d.as_secs_f64()),
                     None => s.engine.name().to_string(),
                 })
                 .collect::<Vec<_>>()
-                .join(",")
+                .join(",");
+            if l.nice {
+                format!("nice {steps}")
+            } else {
+                steps
+            }
         })
         .collect::<Vec<_>>()
         .join(" | ")
@@ -203,9 +254,10 @@ mod tests {
             let s = for_cores(n);
             assert!(!s.is_empty() && s.len() <= n, "{n} cores: {}", describe(&s));
             for lane in &s {
-                assert!(!lane.is_empty());
+                let steps = &lane.steps;
+                assert!(!steps.is_empty());
                 // only the last engine of a lane may run to the end
-                assert!(lane[..lane.len() - 1].iter().all(|s| s.slice.is_some()));
+                assert!(steps[..steps.len() - 1].iter().all(|s| s.slice.is_some()));
             }
         }
         assert_eq!(for_cores(0), for_cores(1));
@@ -221,7 +273,12 @@ mod tests {
             assert_eq!(parse(&describe(&s)), Ok(s));
         }
         let s = parse("pdr | imc:0.5,spacer:2,trl").unwrap();
-        assert_eq!(s[1][0].slice, Some(Duration::from_millis(500)));
+        assert_eq!(s[1].steps[0].slice, Some(Duration::from_millis(500)));
+        assert!(!s[0].nice && !s[1].nice);
+        let s = non_linear(2);
+        assert_eq!(describe(&s), "spacer | nice spacer-local");
+        assert_eq!(parse(&describe(&s)), Ok(s));
+        assert!(parse("pdr | nice").is_err() && parse("nice, pdr").is_err());
         assert!(
             parse("pdr,trl").is_err(),
             "pdr runs to the end, trl never starts"

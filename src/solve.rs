@@ -32,7 +32,7 @@ pub struct Options {
     pub engines: Vec<EngineKind>,
     /// A schedule to run instead of the measured one on linear systems
     /// ([`crate::schedule::parse`]'s notation; `engines` wins when both are given).
-    pub schedule: Option<Vec<Vec<crate::schedule::Step>>>,
+    pub schedule: Option<Vec<crate::schedule::Lane>>,
     /// Cores to schedule the default portfolio for (else what the machine offers).
     pub jobs: Option<usize>,
     /// The SMT solver the engines use; `None` picks yices when it can be found (it answers

@@ -21,7 +21,7 @@ fn named<T: Named + Send + Sync + Clone>() -> impl TypedValueParser<Value = T> {
 /// The lanes of `--schedule`, read once by [`chcsolve::schedule::parse`] (a newtype: clap
 /// would take a bare `Vec` for repeated values).
 #[derive(Clone, Debug)]
-pub struct Lanes(pub Vec<Vec<chcsolve::schedule::Step>>);
+pub struct Lanes(pub Vec<chcsolve::schedule::Lane>);
 
 fn schedule(s: &str) -> Result<Lanes, String> {
     chcsolve::schedule::parse(s).map(Lanes)
@@ -46,7 +46,8 @@ pub struct EngineArgs {
 
     /// Run this schedule instead of the measured one on linear systems: lanes separated by
     /// `|`, engines of a lane by `,`, each with an optional `:SECONDS` slice (the last of a
-    /// lane runs to the end), e.g. `pdr | imc:1,spacer:2,trl`.
+    /// lane runs to the end), e.g. `pdr | imc:1,spacer:2,trl`; a lane written `nice ...`
+    /// runs at the lowest CPU priority (it yields to the others under load).
     #[arg(long, value_name = "LANES", value_parser = schedule)]
     pub schedule: Option<Lanes>,
 
