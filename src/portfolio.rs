@@ -6,7 +6,7 @@
 //! What runs where is decided in [`crate::schedule`], not here.
 
 use crate::engine::{Answer, EngineKind, EngineOptions, EngineStats, Problem, Stop};
-use crate::schedule::{Lane, NICE};
+use crate::schedule::{Lane, Step, NICE};
 use crate::smt::{KillSwitch, SolverConfig};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -146,8 +146,10 @@ impl Drop for Portfolio {
 }
 
 /// Lowers the calling thread's priority to [`NICE`] (on Linux niceness is a thread's, and a
-/// process started from the thread inherits it). Raising it back would need privileges, so
-/// only a lane's own thread calls this, for its whole life.
+/// process or thread started from the thread inherits it: the lane's solvers, and its slice
+/// and deadline timers, which may then wake a little late under load; the run's own deadline
+/// and its stop are the main thread's). Raising it back would need privileges, so only a
+/// lane's own thread calls this, for its whole life.
 fn lower_priority() {
     // SAFETY: plain libc calls on the calling thread's own id; no pointers involved.
     let r = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, NICE) };
@@ -165,7 +167,7 @@ fn lower_priority() {
 /// (`pdr | spacer:2,trl` under load: Spacer needs 2.3 s, TRL gives up in 0.1 s, and the
 /// lane sat idle for the last 1.7 s).
 fn run_lane(
-    lane: &[crate::schedule::Step],
+    lane: &[Step],
     (problem, opts): (&Problem, &EngineOptions),
     smt: &SolverConfig,
     ctl: (&Mutex<KillSwitch>, &AtomicBool),
@@ -294,7 +296,6 @@ fn run_engine(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::{Lane, Step};
     use crate::smt::{find_solver, SolverKind};
 
     fn problem(path: &str) -> Problem {
@@ -327,13 +328,7 @@ mod tests {
     }
 
     fn start_lanes(lanes: &[Vec<Step>], p: &Problem) -> Portfolio {
-        let lanes: Vec<Lane> = lanes
-            .iter()
-            .map(|steps| Lane {
-                steps: steps.clone(),
-                nice: false,
-            })
-            .collect();
+        let lanes: Vec<Lane> = lanes.iter().map(|steps| Lane::new(steps)).collect();
         Portfolio::start(&lanes, p, &EngineOptions::default(), &yices())
     }
 
@@ -435,65 +430,34 @@ mod tests {
         assert!(b.engine == EngineKind::Spacer && !is_unknown(&b.answer));
     }
 
-    /// The niceness of a thread or process, from its `/proc/.../stat` (field 19).
-    fn niceness(stat_path: &str) -> Option<i32> {
-        let stat = std::fs::read_to_string(stat_path).ok()?;
-        let after_name = &stat[stat.rfind(')')? + 1..];
-        after_name.split_whitespace().nth(16)?.parse().ok()
-    }
-
-    /// A nice lane's thread and the solver processes it starts run at `NICE`; the other
-    /// lane's thread keeps the niceness of the process.
+    /// A nice lane's solver processes run at `NICE` (they inherit it from the lane's
+    /// thread); the other lane's keep the niceness of this process.
     #[test]
     fn a_nice_lane_and_its_solvers_run_at_low_priority() {
+        let own = crate::smt::niceness(std::process::id() as i32).unwrap();
+        assert!(
+            own < NICE,
+            "the test needs a niceness below {NICE}, has {own}"
+        );
         let p = problem("bench-chc/gen/counter-10-sat.smt2");
-        let lanes = [
-            Lane {
-                steps: vec![step(EngineKind::Bmc, None)],
-                nice: false,
-            },
-            Lane {
-                steps: vec![step(EngineKind::Bmc, None)],
-                nice: true,
-            },
-        ];
-        let own = niceness("/proc/self/stat").unwrap();
+        let bmc = vec![step(EngineKind::Bmc, None)];
+        let lanes = [Lane::new(&bmc), Lane::nice(&bmc)];
         let pf = Portfolio::start(&lanes, &p, &EngineOptions::default(), &yices());
-        let me = std::process::id().to_string();
-        let (mut lane_nice, mut lane_plain, mut solver_nice) = (None, None, false);
+        // each lane's first solver process, as soon as its engine has started one
+        let mut seen = [None, None];
         let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(20) && !solver_nice {
-            for t in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
-                let dir = t.path().display().to_string();
-                match std::fs::read_to_string(format!("{dir}/comm")).as_deref() {
-                    Ok("lane1-nice\n") => lane_nice = niceness(&format!("{dir}/stat")),
-                    Ok("lane0\n") => lane_plain = lane_plain.or(niceness(&format!("{dir}/stat"))),
-                    _ => {}
-                }
+        while seen.contains(&None) && start.elapsed() < Duration::from_secs(20) {
+            for (i, lane) in pf.lanes.iter().enumerate() {
+                let pids = lane.current.lock().unwrap().pids();
+                seen[i] = seen[i].or(pids.first().and_then(|&p| crate::smt::niceness(p)));
             }
-            // the solver processes this test process started, at the lowest priority
-            for d in std::fs::read_dir("/proc").unwrap().flatten() {
-                let stat = format!("{}/stat", d.path().display());
-                let Ok(text) = std::fs::read_to_string(&stat) else {
-                    continue;
-                };
-                let Some(rest) = text.rfind(')').map(|i| &text[i + 1..]) else {
-                    continue;
-                };
-                if rest.split_whitespace().nth(1) == Some(me.as_str())
-                    && niceness(&stat) == Some(NICE)
-                {
-                    solver_nice = true;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(20));
         }
         pf.stop();
-        assert_eq!(lane_nice, Some(NICE), "the nice lane's thread");
-        assert_eq!(lane_plain, Some(own), "the other lane's thread");
-        assert!(
-            solver_nice,
-            "no solver process of the nice lane runs at {NICE}"
+        assert_eq!(
+            seen,
+            [Some(own), Some(NICE)],
+            "niceness of each lane's solver"
         );
     }
 

@@ -34,14 +34,14 @@ pub struct Lane {
 pub const NICE: i32 = 19;
 
 impl Lane {
-    fn new(steps: &[Step]) -> Lane {
+    pub(crate) fn new(steps: &[Step]) -> Lane {
         Lane {
             steps: steps.to_vec(),
             nice: false,
         }
     }
 
-    fn nice(steps: &[Step]) -> Lane {
+    pub(crate) fn nice(steps: &[Step]) -> Lane {
         Lane {
             nice: true,
             ..Lane::new(steps)

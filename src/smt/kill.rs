@@ -101,6 +101,12 @@ impl KillSwitch {
         self.lock().len()
     }
 
+    /// The PIDs of the live processes.
+    #[cfg(test)]
+    pub(crate) fn pids(&self) -> Vec<i32> {
+        self.lock().iter().copied().collect()
+    }
+
     /// Registers a new process. When the switch is already killed, kills it and returns false.
     pub(super) fn register(&self, pid: i32) -> bool {
         let mut pids = self.lock();
@@ -149,15 +155,26 @@ fn signal(pid: i32, sig: libc::c_int) {
     }
 }
 
-/// The state letter and parent PID of a process, from `/proc/PID/stat`.
-fn proc_stat(pid: i32) -> Option<(char, i32)> {
+/// The fields of `/proc/PID/stat` after the command name: the state letter, the parent PID, ...
+fn stat_fields(pid: i32) -> Option<Vec<String>> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // "pid (comm) state ppid ...", where comm may contain spaces and parentheses.
     let rest = &s[s.rfind(')')? + 1..];
-    let mut it = rest.split_whitespace();
-    let state = it.next()?.chars().next()?;
-    let ppid = it.next()?.parse().ok()?;
+    Some(rest.split_whitespace().map(str::to_string).collect())
+}
+
+/// The state letter and parent PID of a process, from `/proc/PID/stat`.
+fn proc_stat(pid: i32) -> Option<(char, i32)> {
+    let fields = stat_fields(pid)?;
+    let state = fields.first()?.chars().next()?;
+    let ppid = fields.get(1)?.parse().ok()?;
     Some((state, ppid))
+}
+
+/// The niceness of a process (field 19 of `/proc/PID/stat`).
+#[cfg(test)]
+pub(crate) fn niceness(pid: i32) -> Option<i32> {
+    stat_fields(pid)?.get(16)?.parse().ok()
 }
 
 /// True when the process exists and is not a zombie.

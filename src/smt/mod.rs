@@ -29,6 +29,8 @@ mod solver;
 mod tests;
 
 pub use interp_stats::{BackendStats, InterpStats};
+#[cfg(test)]
+pub(crate) use kill::niceness;
 pub use kill::{kill_all_children, shut_down, shutting_down, Deadline, KillSwitch};
 #[doc(hidden)]
 pub use parse::fuzz_answer_readers;
