@@ -155,26 +155,30 @@ fn signal(pid: i32, sig: libc::c_int) {
     }
 }
 
-/// The fields of `/proc/PID/stat` after the command name: the state letter, the parent PID, ...
-fn stat_fields(pid: i32) -> Option<Vec<String>> {
+/// `f` of the fields of `/proc/PID/stat` after the command name (the state letter, the
+/// parent PID, ...), read without copying them.
+fn with_stat_fields<R>(
+    pid: i32,
+    f: impl FnOnce(std::str::SplitWhitespace<'_>) -> Option<R>,
+) -> Option<R> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // "pid (comm) state ppid ...", where comm may contain spaces and parentheses.
-    let rest = &s[s.rfind(')')? + 1..];
-    Some(rest.split_whitespace().map(str::to_string).collect())
+    f(s[s.rfind(')')? + 1..].split_whitespace())
 }
 
 /// The state letter and parent PID of a process, from `/proc/PID/stat`.
 fn proc_stat(pid: i32) -> Option<(char, i32)> {
-    let fields = stat_fields(pid)?;
-    let state = fields.first()?.chars().next()?;
-    let ppid = fields.get(1)?.parse().ok()?;
-    Some((state, ppid))
+    with_stat_fields(pid, |mut it| {
+        let state = it.next()?.chars().next()?;
+        let ppid = it.next()?.parse().ok()?;
+        Some((state, ppid))
+    })
 }
 
 /// The niceness of a process (field 19 of `/proc/PID/stat`).
 #[cfg(test)]
 pub(crate) fn niceness(pid: i32) -> Option<i32> {
-    stat_fields(pid)?.get(16)?.parse().ok()
+    with_stat_fields(pid, |mut it| it.nth(16)?.parse().ok())
 }
 
 /// True when the process exists and is not a zombie.
