@@ -152,3 +152,28 @@ pub fn wait_at_most(wait: Duration) -> Duration {
 pub fn over_limit() -> bool {
     OVER.load(Relaxed)
 }
+
+/// The stack of the threads that run deep recursions on terms: the front-end, each engine's
+/// lane, the judge. Only the pages a run touches are committed.
+pub const BIG_STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread with a [`BIG_STACK`] and waits for it, so that a deeply nested input
+/// cannot overflow the caller's stack (a library user's thread has 2 MB or less, and a stack
+/// overflow aborts the whole process: `catch_unwind` cannot stop it). A panic in `f` is
+/// resumed on the caller's thread. When no thread can be started, `f` runs on the caller's.
+pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let f = std::sync::Mutex::new(Some(f));
+    let run = || (f.lock().unwrap_or_else(|e| e.into_inner()).take()).map(|f| f());
+    let spawned = std::thread::scope(|scope| {
+        let h = std::thread::Builder::new()
+            .name("chcsolve-deep".into())
+            .stack_size(BIG_STACK)
+            .spawn_scoped(scope, run);
+        h.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    match spawned {
+        Ok(Some(v)) => v,
+        // the thread could not start (the closure was not taken): run here
+        _ => run().expect("the closure runs once"),
+    }
+}

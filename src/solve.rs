@@ -55,6 +55,12 @@ pub struct Options {
     /// Limit in MB on chcsolve's own heap (counted by [`crate::mem::CountingAlloc`], which
     /// the binary installs as its global allocator) and, separately, on the address space of
     /// each solver process. Passing it stops the engines: the answer is unknown.
+    ///
+    /// What the heap part measures: the live heap of the whole process, every thread's
+    /// allocations counted together. In the binary that is the one run. In a library, it
+    /// also counts the host program's own allocations and those of other runs going on at
+    /// the same time: each run compares its own limit with that sum (a run without a limit
+    /// is never stopped by another run's).
     pub memory_limit: Option<u64>,
     /// Every engine's settings ([`EngineOptions`]: Spacer's global guidance and
     /// abstraction, CEGAR's domain, ...); each engine of the schedule is built from them.
@@ -275,7 +281,16 @@ impl std::fmt::Display for SolveError {
 }
 
 /// Parses and solves a CHC-COMP problem; the answer is judged against `input`.
+///
+/// Like every entry point of the library, it runs on a thread of its own with a big stack
+/// ([`crate::mem::on_big_stack`]) and waits for it: a deeply nested input can't overflow the
+/// caller's stack, which would abort the caller's process. Input nested deeper than
+/// [`crate::frontend::parse::MAX_NESTING`] is an error ([`SolveError::Input`]).
 pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
+    crate::mem::on_big_stack(|| solve_str_here(input, opts))
+}
+
+fn solve_str_here(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     progress(opts, |p| p.stage("parsing"));
     let sys = parse_str(input).map_err(SolveError::Input)?;
@@ -287,7 +302,7 @@ pub fn solve_str(input: &str, opts: &Options) -> Result<Outcome, SolveError> {
         text: input.into(),
         index: 0,
     };
-    let mut out = solve_judged(sys, Some(source), opts)?;
+    let mut out = solve_judged_here(sys, Some(source), opts)?;
     out.stats.parse_seconds = parse_seconds;
     out.stats.total_seconds = start.elapsed().as_secs_f64();
     Ok(out)
@@ -334,8 +349,17 @@ pub fn solve_system(sys: ChcSystem, opts: &Options) -> Result<Outcome, SolveErro
     solve_judged(sys, None, opts)
 }
 
-/// Solves a parsed system; with its `source`, every answer is judged against the text.
+/// Solves a parsed system; with its `source`, every answer is judged against the text. Runs
+/// on a thread with a big stack, as [`solve_str`] does.
 pub fn solve_judged(
+    sys: ChcSystem,
+    source: Option<Source>,
+    opts: &Options,
+) -> Result<Outcome, SolveError> {
+    crate::mem::on_big_stack(|| solve_judged_here(sys, source, opts))
+}
+
+fn solve_judged_here(
     sys: ChcSystem,
     source: Option<Source>,
     opts: &Options,

@@ -334,7 +334,7 @@ fn every_engine_runs_on_every_solver() {
         SolverKind::SmtInterpol,
     ] {
         if let Err(e) = find_solver(kind, None) {
-            chcsolve::testing::skip(&format!("on {kind}: {e}"));
+            chcsolve::testing::missing(kind, &format!("on {kind}: {e}"));
             continue;
         }
         for e in engines {

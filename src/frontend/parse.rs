@@ -90,9 +90,26 @@ pub fn parse_str(input: &str) -> Result<ChcSystem, InputError> {
 
 /// Parses a whole input in either format: the systems to solve and the commands around them.
 /// Bad input is an error, also when it makes the parser panic (never an unknown answer).
+/// Runs on a thread with a big stack ([`crate::mem::on_big_stack`]), so that a caller's small
+/// stack never limits the depth of what it reads; terms nested deeper than [`MAX_NESTING`]
+/// are an error.
 pub fn parse_script(input: &str) -> Result<Script, InputError> {
-    std::panic::catch_unwind(|| parse_all(input))
-        .unwrap_or_else(|panic| Err(parser_failed(0, &panic)))
+    crate::mem::on_big_stack(|| {
+        std::panic::catch_unwind(|| parse_all(input))
+            .unwrap_or_else(|panic| Err(parser_failed(0, &panic)))
+    })
+}
+
+/// The deepest nesting of parentheses chcsolve reads (CHC-COMP 2025's files nest at most
+/// 169 deep). Every later stage recurses on terms, so a bound here bounds them all.
+pub const MAX_NESTING: usize = 10_000;
+
+/// The error for a command nested deeper than [`MAX_NESTING`], on `line`.
+pub(crate) fn too_deep(line: usize) -> InputError {
+    InputError::new(
+        line,
+        format!("terms nested deeper than {MAX_NESTING} parentheses are not supported"),
+    )
 }
 
 fn parse_all(input: &str) -> Result<Script, InputError> {
@@ -224,6 +241,9 @@ fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
                     start_line = line;
                 }
                 depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(too_deep(line));
+                }
             }
             b')' => {
                 if depth == 0 {

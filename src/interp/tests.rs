@@ -192,10 +192,11 @@ fn only(b: Backend, test: &str, secs: u64) -> Option<(Interpolator, SolverKind)>
             Ok(_) => format!("{k} found"),
             Err(e) => e,
         });
-        crate::testing::skip(&format!(
-            "{test} on {b}: {}",
-            why.collect::<Vec<_>>().join("; ")
-        ));
+        let why = format!("{test} on {b}: {}", why.collect::<Vec<_>>().join("; "));
+        match b {
+            Backend::SmtInterpol => crate::testing::missing(SolverKind::SmtInterpol, &why),
+            _ => crate::testing::skip(&why),
+        }
         return None;
     }
     let kind = cfg.backends[0].1.kind;

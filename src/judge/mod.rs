@@ -83,7 +83,28 @@ fn stopped(e: Stop) -> Judgment {
 
 /// Judges `witness` as an answer to problem `index` (0-based: the k-th `check-sat` or
 /// `query`) of `text`, with every solver of `solvers` (each must accept), until `deadline`.
+///
+/// A panic anywhere in the judge is an undecided judgment (the answer is then not printed:
+/// `unknown`), never a crash of the run.
 pub fn judge(
+    text: &str,
+    index: usize,
+    witness: Witness<'_>,
+    solvers: &[JudgeSolver],
+    deadline: Option<Instant>,
+) -> Judgment {
+    let run = || judge_here(text, index, witness, solvers, deadline);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Judgment::Undecided(format!("the judge panicked: {why}"))
+    })
+}
+
+fn judge_here(
     text: &str,
     index: usize,
     witness: Witness<'_>,
@@ -121,12 +142,22 @@ pub fn judge(
         _ => unreachable!("checked above"),
     };
     let verdicts: Vec<Judgment> = std::thread::scope(|scope| {
-        let handles: Vec<_> = solvers.iter().map(|s| scope.spawn(|| one(s))).collect();
+        let handles: Vec<_> = solvers
+            .iter()
+            .map(|s| {
+                std::thread::Builder::new()
+                    .name("judge".into())
+                    .stack_size(crate::mem::BIG_STACK)
+                    .spawn_scoped(scope, || one(s))
+            })
+            .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Judgment::Undecided("the judge panicked".into()))
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Judgment::Undecided("the judge panicked".into())),
+                Err(e) => Judgment::Undecided(format!("cannot start the judge's thread: {e}")),
             })
             .collect()
     });

@@ -12,7 +12,7 @@ fn config(kind: SolverKind, test: &str) -> Option<SolverConfig> {
     match find_solver(kind, None) {
         Ok(p) => Some(SolverConfig::new(kind, p)),
         Err(e) => {
-            crate::testing::skip(&format!("{test} on {kind}: {e}"));
+            crate::testing::missing(kind, &format!("{test} on {kind}: {e}"));
             None
         }
     }
