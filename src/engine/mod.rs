@@ -1,4 +1,10 @@
-//! Engines: each solves a transition system and answers with a certificate.
+//! Engines: each answers on the preprocessed clause graph, with a certificate, behind one
+//! trait, [`Engine`]. Most are transition-system engines ([`TsEngine`]: `bmc`, `kind`, `pdr`,
+//! `imc`, `tpa`, `split-tpa`, `pdkind`, `abmc`, `trl`): they run on the transition system of
+//! a linear clause graph through [`OnTs`], which maps their answers back to the clauses, and
+//! step aside (`unknown`) on clauses that stay non-linear. `spacer` and `spacer-local` work on
+//! the clause graph itself, non-linear clauses included; `cegar` works on the linear clause
+//! graph as a control-flow automaton, without a transition system.
 //!
 //! | engine | paper | module |
 //! | --- | --- | --- |
