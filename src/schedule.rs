@@ -7,7 +7,7 @@
 //!
 //! The table below is chosen by measurement, not by hand: `scripts/schedule` simulates
 //! candidate schedules on the per-file times of every engine alone on the LIA-Lin dev set
-//! (see the README, "Portfolio schedule"), for 2 and 8 cores.
+//! (see docs/engines.md, "Portfolio"), for 2 and 8 cores.
 
 use crate::engine::EngineKind::{self, *};
 use std::time::Duration;
@@ -64,11 +64,11 @@ const fn slice(engine: EngineKind, millis: u64) -> Step {
     }
 }
 
-/// The measured schedules, by the number of cores they were chosen for (README,
-/// "Portfolio"). PDR alone is the strongest engine (574 of 666 LIA-Lin files at 5 s); Spacer
-/// (with global guidance) first for 2 s and then TRL beside it add the files PDR misses:
-/// Spacer's quick proofs, TRL's disjunctive (multi-phase, parity) invariants, and its
-/// hand-over to ABMC for deep counterexamples. With 4 cores Spacer, TRL and ABMC each run
+/// The measured schedules, by the number of cores they were chosen for
+/// (docs/engines.md, "Portfolio"). PDR alone is the strongest engine (574 of 666 LIA-Lin
+/// files at 5 s); Spacer (with global guidance) first for 2 s and then TRL beside it add the
+/// files PDR misses: Spacer's quick proofs, TRL's disjunctive (multi-phase, parity)
+/// invariants, and its hand-over to ABMC for deep counterexamples. With 4 cores Spacer, TRL and ABMC each run
 /// alone beside PDR; with 6, every engine that adds a file in the simulation (TPA and split
 /// TPA add none).
 #[rustfmt::skip]
@@ -99,10 +99,10 @@ pub fn each_alone(engines: &[EngineKind]) -> Vec<Lane> {
 
 /// The lanes for a system whose clauses stay non-linear, where only Spacer applies: with
 /// global guidance, and on a second core without it (on the LIA files z3 solves and we did
-/// not at 5 s, 12 of 47 are solved without it; README "spacer"). The second lane is nice:
-/// the two overlap so much that on half a core each they solve fewer of the 273 non-linear
-/// LIA dev files than Spacer alone on a whole one (234 against 238, each engine's times at
-/// 5 s; docs/engines.md, "Nice lanes, stop 43"), so under load Spacer keeps its core.
+/// not at 5 s, 12 of 47 are solved without it; docs/engines.md, "`spacer`: Spacer on the clause
+/// graph"). The second lane is nice: the two overlap so much that on half a core each they solve
+/// fewer of the 273 non-linear LIA dev files than Spacer alone on a whole one (234 against 238,
+/// each engine's times at 5 s; docs/engines.md, "Nice lanes"), so under load Spacer keeps its core.
 pub fn non_linear(cores: usize) -> Vec<Lane> {
     if cores >= 2 {
         vec![Lane::new(&[run(Spacer)]), Lane::nice(&[run(SpacerLocal)])]
@@ -114,11 +114,11 @@ pub fn non_linear(cores: usize) -> Vec<Lane> {
 /// The lanes for a system whose clauses were non-linear and became linear in preprocessing
 /// (the inlined procedure summaries of CHC-COMP's LIA track): PDR beside k-induction for
 /// 0.5 s, then Spacer. Chosen by `scripts/schedule --folds 5` on those 374 LIA files, each
-/// engine alone at 5 s (docs/engines.md, "Linearized systems, stop 42"): 368 against 367 for
+/// engine alone at 5 s (docs/engines.md, "Linearized systems"): 368 against 367 for
 /// `pdr | spacer`, no fold lost; the probe adds the shallow counterexamples of kind2's
 /// microwave files that PDR with the seeds of `--absint` misses. `pdr | spacer` itself had
-/// replaced [`for_cores`]'s `pdr | spacer:2,trl` at stop 25 (TRL adds nothing there, 201
-/// alone; Spacer needs 2 to 5 s on the DRAGON and metros files).
+/// replaced [`for_cores`]'s `pdr | spacer:2,trl` in 011f975 (2026-11-24; TRL adds nothing there,
+/// 201 alone; Spacer needs 2 to 5 s on the DRAGON and metros files).
 pub fn linearized(cores: usize) -> Vec<Lane> {
     if cores >= 2 && cores < 4 {
         vec![
@@ -131,8 +131,8 @@ pub fn linearized(cores: usize) -> Vec<Lane> {
 }
 
 /// The lanes for a linear system with `Real` variables: PDR beside Spacer, chosen by
-/// `scripts/schedule` on the 127 LRA-Lin dev files, each engine alone at 5 s (README,
-/// "Real arithmetic"): PDR alone 34, Spacer 30, IMC 10, k-induction 9; `pdr | spacer` 35,
+/// `scripts/schedule` on the 127 LRA-Lin dev files, each engine alone at 5 s
+/// (docs/real-arithmetic.md): PDR alone 34, Spacer 30, IMC 10, k-induction 9; `pdr | spacer` 35,
 /// the best 2-core schedule in-sample and on each fold of a 2-fold cross-validation. With 4
 /// cores, k-induction and IMC beside them (their counterexamples come quickly).
 pub fn reals(cores: usize) -> Vec<Lane> {
@@ -141,7 +141,7 @@ pub fn reals(cores: usize) -> Vec<Lane> {
 
 /// The lanes for a linear system with arrays, where BMC, k-induction, PDR and Spacer run
 /// (the other engines step aside): PDR beside Spacer, as for the reals (measured on the
-/// LIA-Lin-Arrays dev files, README "Arrays"), Spacer after a 2 s slice of BMC (the
+/// LIA-Lin-Arrays dev files, docs/arrays.md), Spacer after a 2 s slice of BMC (the
 /// shallow counterexamples of SeaHorn's memory encodings, which PDR and Spacer reach late:
 /// docs/arrays.md); with 4 cores k-induction and BMC beside them.
 pub fn arrays(cores: usize) -> Vec<Lane> {

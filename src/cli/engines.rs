@@ -40,7 +40,7 @@ pub fn on_off(s: &str) -> Result<bool, String> {
 #[derive(clap::Args, Debug)]
 pub struct EngineArgs {
     /// Run only this engine instead of the default portfolio (the measured schedule of
-    /// engines per core, see the README). Repeat to run several in parallel.
+    /// engines per core, see docs/engines.md, "Portfolio"). Repeat to run several in parallel.
     #[arg(long, value_parser = named::<EngineKind>())]
     pub engine: Vec<EngineKind>,
 
@@ -131,8 +131,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "N")]
     cegar_max_cex: Option<usize>,
 
-    /// CEGAR's interpolants besides the refinement's (seed 001): plain (default), safety
-    /// (universal safety interpolants cut subtrees proven safe), error (existential error
+    /// CEGAR's interpolants besides the refinement's (Tian et al., ASE 2017): plain (default),
+    /// safety (universal safety interpolants cut subtrees proven safe), error (existential error
     /// interpolants jump to a counterexample), or safety-error.
     #[arg(long, value_name = "ITP", value_parser = named::<Interpolations>())]
     cegar_itp: Option<Interpolations>,

@@ -1,5 +1,5 @@
 //! Bounded model checking, incremental: Alg. 1 of Frohn & Giesl, *Accelerated Bounded Model
-//! Checking* (seed 003), without acceleration.
+//! Checking* (arXiv, 2024), without acceleration.
 //!
 //! One solver holds `init@0 /\ trans@0 /\ .. /\ trans@(k-1)`; at each depth `k` the query
 //! `query@k` is checked under a push, then `trans@k` is added for good ([`BmcSteps`]).

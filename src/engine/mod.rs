@@ -1,17 +1,23 @@
-//! Engines: each solves a transition system and answers with a certificate.
+//! Engines: each answers on the preprocessed clause graph, with a certificate, behind one
+//! trait, [`Engine`]. Most are transition-system engines ([`TsEngine`]: `bmc`, `kind`, `pdr`,
+//! `imc`, `tpa`, `split-tpa`, `pdkind`, `abmc`, `trl`): they run on the transition system of
+//! a linear clause graph through [`OnTs`], which maps their answers back to the clauses, and
+//! step aside (`unknown`) on clauses that stay non-linear. `spacer` and `spacer-local` work on
+//! the clause graph itself, non-linear clauses included; `cegar` works on the linear clause
+//! graph as a control-flow automaton, without a transition system.
 //!
 //! | engine | paper | module |
 //! | --- | --- | --- |
-//! | `bmc` | Biere et al., BMC; Alg. 1 of Frohn & Giesl, *Accelerated BMC* (seed 003) | [`bmc`] |
+//! | `bmc` | Biere et al., BMC; Alg. 1 of Frohn & Giesl, *Accelerated BMC* (arXiv, 2024) | [`bmc`] |
 //! | `pdr` | Hoder & Bjørner, *Generalized property directed reachability* (SAT 2012), with model-based projection (Komuravelli, Gurfinkel, Chaki, CAV 2014) | [`pdr`] |
 //! | `kind` | Sheeran, Singh, Stålmarck, *Checking safety properties using induction and a SAT-solver* | [`kind`] |
 //! | `imc` | McMillan, *Interpolation and SAT-based model checking* (CAV 2003) | [`imc`] |
 //! | `tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Transition power abstraction for deep counterexample detection* (TACAS 2022) | [`tpa`] |
 //! | `pdkind` | Jovanović, Dutertre, *Property-directed k-induction* (FMCAD 2016) | [`pdkind`] |
 //! | `split-tpa` | Blicha, Fedyukovich, Hyvärinen, Sharygina, *Split transition power abstraction for unbounded safety* (LPAR 2023) | [`tpa::split`] |
-//! | `abmc` | Frohn & Giesl, *Accelerated bounded model checking* (seed 003), Alg. 3 | [`abmc`] |
+//! | `abmc` | Frohn & Giesl, *Accelerated bounded model checking* (arXiv, 2024), Alg. 3 | [`abmc`] |
 //! | `trl` | Frohn & Giesl, *Infinite State Model Checking by Learning Transitive Relations* (arXiv 2502.04761), Alg. 1 | [`trl`] |
-//! | `cegar` | Hajdu & Micskei, *Efficient strategies for CEGAR-based model checking* (seed 000), with Beyer & Löwe's explicit-value interpolation (seed 002); on the linear clause graph | [`cegar`] |
+//! | `cegar` | Hajdu & Micskei, *Efficient strategies for CEGAR-based model checking* (JAR 2020), with Beyer & Löwe's explicit-value interpolation (FASE 2013); on the linear clause graph | [`cegar`] |
 //! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`spacer`] |
 
 pub mod abmc;
@@ -95,7 +101,8 @@ impl From<SmtError> for Stop {
 pub enum TsAnswer {
     /// Safe, with an inductive invariant over the state variables that excludes the query.
     Safe(Term),
-    /// Unsafe, with a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` over step-indexed variables.
+    /// Unsafe, with a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` over step-indexed
+    /// variables.
     Unsafe {
         k: usize,
         vals: Assignment,
@@ -159,7 +166,7 @@ pub enum EngineKind {
     /// different files.
     SpacerLocal,
     /// CEGAR with explicit-value or predicate abstraction over the linear clause graph,
-    /// refined by interpolation (Theta's algorithms, seed 000). Configured by the
+    /// refined by interpolation (Theta's algorithms: Hajdu & Micskei, JAR 2020). Configured by the
     /// `--cegar-*` options. Not in the default portfolio.
     Cegar,
 }

@@ -59,7 +59,8 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// All backends, in the default order of preference (see the README's table).
+    /// All backends, in the default order of preference (see
+    /// docs/interpolation.md: its table and "Which backend first").
     pub const ALL: [Backend; 6] = [
         Backend::Farkas,
         Backend::Own,

@@ -76,8 +76,9 @@ fn write_int(n: &BigInt, out: &mut String) {
 /// Writes `t`, naming its shared subterms with `let` when writing it as a tree would take
 /// far more than its DAG: more than 16 times its distinct nodes plus 4,096. A DAG whose tree
 /// form is exponential (common after inlining) then prints in linear size, and the ordinary
-/// queries stay trees: with lets from twice the DAG on (stop 33), z3's and yices's search
-/// changed enough that Spacer lost kind2's DRAGON_11 (1.4 s before, unknown at 5 s).
+/// queries stay trees: with lets from twice the DAG on (28deadb, 2026-11-25; raised in
+/// cff45ad), z3's and yices's search changed enough that Spacer lost kind2's DRAGON_11 (1.4 s
+/// before, unknown at 5 s).
 fn write_shared(t: &Term, out: &mut String) {
     // parents of each node, counted once per distinct parent edge, in the DAG (bodies of
     // quantifiers are written on their own, so not entered)

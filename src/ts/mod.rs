@@ -1,10 +1,12 @@
 //! Transition systems, and the one adapter between a linear clause graph and a transition system.
 //!
 //! A linear system becomes state variables (a location `loc` when there are several
-//! predicates, plus shared Int and Bool slots for predicate arguments), and formulas
-//! `init(s, a)`, `trans(s, s', a)`, `query(s, a)`, where `a` are step-local variables.
-//! Each clause is one disjunct. Slots a predicate does not use are set to 0/false on
-//! every transition into it, so an invariant restricted to `loc = P` is P's model.
+//! predicates, plus slots for predicate arguments shared between the predicates, one family
+//! per sort: Int, Real, Bool, and each array sort), and formulas `init(s, a)`,
+//! `trans(s, s', a)`, `query(s, a)`, where `a` are step-local variables. Each clause is one
+//! disjunct. Slots a predicate does not use are set to their sort's default value (0, false,
+//! a constant array) on every transition into it, so an invariant restricted to `loc = P` is
+//! P's model.
 
 mod accel;
 mod path;

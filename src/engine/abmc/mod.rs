@@ -1,5 +1,5 @@
 //! Accelerated bounded model checking with blocking clauses: Alg. 3 of Frohn & Giesl,
-//! *Accelerated Bounded Model Checking* (seed 003).
+//! *Accelerated Bounded Model Checking* (arXiv, 2024).
 //!
 //! BMC over `init@0 /\ step@0 .. step@(b-1)`, where step `j` is either the transition
 //! formula (`id@j = 0`) or a learned transition (`id@j = l`). From each model of the

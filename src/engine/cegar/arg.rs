@@ -1,4 +1,4 @@
-//! The abstract reachability graph (seed 000, Def. 3) and the abstraction that expands it
+//! The abstract reachability graph (Hajdu & Micskei, Def. 3) and the abstraction that expands it
 //! (Alg. 1), independent of the domain: nodes are a location and a domain state, with
 //! successor edges (a tree) and covered-by edges.
 
@@ -120,7 +120,7 @@ impl<S: Clone> Arg<S> {
     /// Per node, whether it is *closed*: live, not at the error location, and expanded with
     /// closed children, covered by a closed node, or cut (the greatest such set). The
     /// states of the closed nodes at each location, with the safety interpolants, are
-    /// closed under every edge and never reach the error location (seed 001's *full*
+    /// closed under every edge and never reach the error location (Tian et al.'s *full*
     /// safety interpolants).
     pub fn closed(&self) -> Vec<bool> {
         let mut open = vec![false; self.nodes.len()];
@@ -253,7 +253,7 @@ pub enum Found {
 }
 
 /// Alg. 1: expands the ARG from its unmarked nodes in the order of the search strategy;
-/// with seed 001's interpolants, a node inside its location's safety interpolant is cut,
+/// with Tian et al.'s interpolants, a node inside its location's safety interpolant is cut,
 /// and one that meets an error interpolant tries the jump first.
 pub struct Abstractor {
     waitlist: Waitlist,
@@ -330,7 +330,7 @@ impl Abstractor {
             if covered {
                 continue;
             }
-            // seed 001: inside the safety interpolant, or a jump to a counterexample
+            // Tian et al.: inside the safety interpolant, or a jump to a counterexample
             if self.safety.active(loc)
                 && self
                     .safety

@@ -1,4 +1,4 @@
-//! The abstract domains' common interface (seed 000, Sect. 2.2.1: states, a partial order,
+//! The abstract domains' common interface (Hajdu & Micskei, Sect. 2.2.1: states, a partial order,
 //! an expression function and a transfer function under a precision), the precision with
 //! its granularity, and the satisfiability helpers the domains share.
 
@@ -8,7 +8,7 @@ use crate::engine::Stop;
 use crate::logic::*;
 use crate::smt::{SatResult, Smt};
 
-/// An abstract domain with locations (seed 000's `D_L`): the ARG keeps the location, the
+/// An abstract domain with locations (Hajdu & Micskei's `D_L`): the ARG keeps the location, the
 /// domain the data state.
 pub trait Domain {
     type State: Clone + std::fmt::Debug;

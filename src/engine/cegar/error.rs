@@ -1,6 +1,6 @@
-//! Existential error interpolants (seed 001, Sect. III.B), made checkable: per location a
-//! few error suffixes, each a path of edges from the location to the error location that is
-//! feasible from some state, with a Craig interpolant that over-approximates those states.
+//! Existential error interpolants (Tian et al., ASE 2017, Sect. III.B), made checkable: per
+//! location a few error suffixes, each a path of edges from the location to the error location that
+//! is feasible from some state, with a Craig interpolant that over-approximates those states.
 //!
 //! Update (after a spurious counterexample `l0 -e1-> .. -em-> lm`, ops `o1 .. om` at their
 //! positions, see [`Cfa::op_at`]): the maximal feasible suffix `o(i+1) .. om` (the least
@@ -8,8 +8,8 @@
 //!
 //! `E(li) += (craig(o(i+1) /\ .. /\ om,  o1 /\ .. /\ oi),  e(i+1) .. em)`
 //!
-//! the seed's `e-interp(si) := e-interp(si) \/ craig(pf(si .. sn), pf(s0 .. si))`, keeping
-//! the suffix with the disjunct. Use: the seed concludes *unsafe* when the path to a node
+//! the paper's `e-interp(si) := e-interp(si) \/ craig(pf(si .. sn), pf(s0 .. si))`, keeping
+//! the suffix with the disjunct. Use: the paper concludes *unsafe* when the path to a node
 //! implies `E(l)`; an interpolant over-approximates, so here a node whose abstract state
 //! meets an entry's interpolant is a candidate, and the path to it followed by the entry's
 //! suffix is checked concretely ([`ErrorItps::jump`]): a model is the chain of clause

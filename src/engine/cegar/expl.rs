@@ -1,4 +1,4 @@
-//! The explicit-value domain (seed 000, Sect. 2.2.1 and 3.1.1): a state maps each variable
+//! The explicit-value domain (Hajdu & Micskei, Sect. 2.2.1 and 3.1.1): a state maps each variable
 //! of its location to a value or to "unknown" (top); the precision is the set of tracked
 //! variables.
 //!

@@ -1,10 +1,10 @@
 //! CEGAR over the clause graph with explicit-value and predicate abstraction, refined by
 //! interpolation: Hajdu & Micskei, *Efficient strategies for CEGAR-based model checking*
-//! (JAR 2020, seed 000), the algorithms of the Theta framework, on linear clauses; with the
+//! (JAR 2020), the algorithms of the Theta framework, on linear clauses; with the
 //! explicit-value interpolation of Beyer & Löwe, *Explicit-state software model checking
-//! based on CEGAR and interpolation* (FASE 2013, seed 002, Alg. 3 and 4).
+//! based on CEGAR and interpolation* (FASE 2013, Alg. 3 and 4).
 //!
-//! | seed 000 | here |
+//! | Hajdu & Micskei | here |
 //! | --- | --- |
 //! | CFA `(L, l0, E)`, error location `lE` | [`cfa::Cfa`]: a location per predicate, [`cfa::Loc::INIT`], [`cfa::Loc::ERROR`]; an edge per clause |
 //! | abstract domain `D_L` with `expr`, `⊑`, transfer function `T` | [`domain::Domain`]: [`expl::Expl`], [`pred::Pred`] (Boolean, Cartesian, split) |
@@ -20,9 +20,9 @@
 //! | Sect. 3.2.2, Alg. 5, multiple counterexamples | [`Refinement::MultiSeq`] |
 //!
 //! With Tian, Duan, Duan & Ong, *More effective interpolations in software model checking*
-//! (ASE 2017, seed 001), switched on by [`Interpolations`]:
+//! (ASE 2017), switched on by [`Interpolations`]:
 //!
-//! | seed 001 | here |
+//! | Tian et al. | here |
 //! | --- | --- |
 //! | reachability interpolants (r-interp) | the refinement's, as above |
 //! | universal safety interpolant `(F, IS)` at a location, Def. 2 | [`safety::SafetyItps`]: `S(l)`, checked safe (closed under every edge, `false` at the error location) |
@@ -75,7 +75,7 @@ use std::str::FromStr;
 /// The abstract domain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DomainKind {
-    /// Explicit values of tracked variables (seed 000 Sect. 2.2.1, with `MaxEnum`).
+    /// Explicit values of tracked variables (Hajdu & Micskei, Sect. 2.2.1, with `MaxEnum`).
     Expl,
     /// Boolean predicate abstraction: any Boolean combination of the predicates, by all-SAT.
     PredBool,
@@ -93,14 +93,15 @@ pub enum Refinement {
     SeqItp,
     /// Binary interpolant at the end of the longest feasible prefix.
     FwBinItp,
-    /// Binary interpolant at the start of the longest feasible suffix (seed 000, 3.2.1).
+    /// Binary interpolant at the start of the longest feasible suffix (Hajdu &
+    /// Micskei, Sect. 3.2.1).
     BwBinItp,
     /// The variables of an unsat core of the trace (`expl` only).
     UnsatCore,
     /// Sequence interpolants for every counterexample of a fully expanded ARG, refining a
-    /// minimal set of them (seed 000, 3.2.2).
+    /// minimal set of them (Hajdu & Micskei, Sect. 3.2.2).
     MultiSeq,
-    /// Beyer & Löwe's explicit-value interpolation (seed 002, Alg. 4), satisfiability
+    /// Beyer & Löwe's explicit-value interpolation (FASE 2013, Alg. 4), satisfiability
     /// checks only (`expl` only); where explicit values cannot refute the trace, the
     /// unsat core's variables.
     ExplItp,
@@ -114,7 +115,7 @@ pub enum Search {
     /// Depth first.
     Dfs,
     /// Least `w_e * d_E(l) + w_d * depth` first, `d_E` the CFA distance to the error
-    /// location (seed 000, 3.1.2); ties breadth first. `err` is `w_e = 1, w_d = 0`.
+    /// location (Hajdu & Micskei, Sect. 3.1.2); ties breadth first. `err` is `w_e = 1, w_d = 0`.
     Err { w_e: u32, w_d: u32 },
 }
 
@@ -148,7 +149,7 @@ impl fmt::Display for Search {
     }
 }
 
-/// How an interpolant becomes predicates (seed 000, 3.1.3).
+/// How an interpolant becomes predicates (Hajdu & Micskei, Sect. 3.1.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split {
     /// The interpolant as one predicate (the default).
@@ -179,10 +180,10 @@ pub enum Prune {
     Full,
 }
 
-/// Seed 001's interpolants besides the refinement's (reachability) ones.
+/// Tian et al.'s interpolants besides the refinement's (reachability) ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interpolations {
-    /// The refinement's only (the default; seed 001's `R`).
+    /// The refinement's only (the default; Tian et al.'s `R`).
     Plain,
     /// Universal safety interpolants that cut nodes whose subtrees are proven safe (`R+S`).
     Safety,
@@ -231,7 +232,7 @@ pub struct Config {
     /// `multi-seq` only: the abstraction stops after this many error nodes; 0 means it
     /// explores everything (default: 16).
     pub max_cex: usize,
-    /// Seed 001's safety and error interpolants (default: `plain`, none).
+    /// Tian et al.'s safety and error interpolants (default: `plain`, none).
     pub itp: Interpolations,
     /// Interpolation backends in order of preference (default: SMTInterpol, z3, yices, own,
     /// cvc5: proof-based interpolants first, which generalize better than projections).
@@ -317,10 +318,10 @@ pub struct Counters {
     pub precision: usize,
     /// Refinements that fell back to sequence interpolants.
     pub fallbacks: usize,
-    /// Seed 001: safety interpolants learned (per location and update), nodes cut by them.
+    /// Tian et al.: safety interpolants learned (per location and update), nodes cut by them.
     pub safety_itps: usize,
     pub cuts: usize,
-    /// Seed 001: error interpolants learned, jumps tried (concrete checks), jumps that found
+    /// Tian et al.: error interpolants learned, jumps tried (concrete checks), jumps that found
     /// the counterexample.
     pub error_itps: usize,
     pub jumps_tried: usize,
@@ -455,7 +456,7 @@ impl Cegar {
                 Outcome::Cex(cex) => return Ok(Answer::Unsafe(cex)),
                 Outcome::Refined { prune_at } => {
                     self.counters.refinements += 1;
-                    // seed 001: learn from the ARG before pruning, and from the refuted paths
+                    // Tian et al.: learn from the ARG before pruning, and from the refuted paths
                     abstractor.safety.learn(&arg, &dom, cfa, smt, itp)?;
                     for edges in &refiner.infeasible {
                         abstractor.error.learn(smt, itp, cfa, edges)?;

@@ -1,4 +1,4 @@
-//! Predicate abstraction (seed 000, Sect. 2.2.1): a state is a formula over its location's
+//! Predicate abstraction (Hajdu & Micskei, Sect. 2.2.1): a state is a formula over its location's
 //! variables built from the precision's predicates; the order is implication.
 //!
 //! Boolean: the strongest Boolean combination entailed by `expr(s) /\ op`, by enumerating

@@ -1,4 +1,4 @@
-//! Refinement (seed 000, Alg. 2) in three steps: the trace check of an abstract
+//! Refinement (Hajdu & Micskei, Alg. 2) in three steps: the trace check of an abstract
 //! counterexample, its refutation turned into new precision (by the domain), and the node to
 //! prune from.
 //!
@@ -10,16 +10,16 @@
 //! - `fw-bin-itp`: for the least `k` with `A1 .. Ak` unsatisfiable, a binary interpolant of
 //!   `(A1 .. A(k-1), Ak)` at position `k - 1`;
 //! - `bw-bin-itp`: for the greatest `j` with `Aj .. Am` unsatisfiable, the negation of a
-//!   binary interpolant of `(A(j+1) .. Am, s(j-1)@(j-1) /\ Aj)` at position `j` (seed 000,
-//!   3.2.1);
+//!   binary interpolant of `(A(j+1) .. Am, s(j-1)@(j-1) /\ Aj)` at position `j` (Hajdu &
+//!   Micskei, Sect. 3.2.1);
 //! - `unsat-core`: the variables of version `j` in an unsat core of the trace's conjuncts;
-//! - `expl-itp`: Beyer & Löwe's Alg. 4 (seed 002) with the explicit strongest post computed
+//! - `expl-itp`: Beyer & Löwe's Alg. 4 (FASE 2013) with the explicit strongest post computed
 //!   by satisfiability checks ([`sp`]); when explicit values do not refute the path, the
 //!   unsat core's variables.
 //!
 //! - `multi-seq`: every path to an error node of the fully expanded ARG, each with sequence
 //!   interpolants, the ones whose first refined node lies below another's left for later
-//!   (seed 000, 3.2.2, Alg. 5).
+//!   (Hajdu & Micskei, Sect. 3.2.2, Alg. 5).
 //!
 //! When a strategy other than `seq-itp` yields only precision that is there already (binary
 //! interpolants refine one location, variable sets may be tracked already), sequence
@@ -133,7 +133,7 @@ impl Refiner {
         Err(no_progress())
     }
 
-    /// Seed 000, Alg. 5: a sequence interpolant per path; the paths whose first node to
+    /// Hajdu & Micskei, Alg. 5: a sequence interpolant per path; the paths whose first node to
     /// refine has a proper ancestor among the others' are left for later; the rest refine
     /// the precision and are pruned.
     fn refine_many<D: Domain>(
@@ -376,7 +376,7 @@ fn bw_bin_itp(
             "cegar: the last edge of a counterexample is infeasible".into(),
         ));
     }
-    // A is the feasible suffix, B the transition before it (seed 000, 3.2.1); the
+    // A is the feasible suffix, B the transition before it (Hajdu & Micskei, Sect. 3.2.1); the
     // interpolant I (A => I, I /\ B unsatisfiable) is over version j, and its negation is
     // implied by the prefix (a predicate and its negation abstract alike)
     let a = mk_and(parts[j..].to_vec());
@@ -437,7 +437,7 @@ fn unsat_core(
     Ok(Refutation::Vars(vs))
 }
 
-/// The explicit strongest post of `v` (over `e`'s source) along `e` (seed 002): `None`
+/// The explicit strongest post of `v` (over `e`'s source) along `e` (Beyer & Löwe): `None`
 /// when `expr(v) /\ op` is unsatisfiable; else each variable of the target that `expr(v)
 /// /\ op` fixes, with its value.
 pub fn sp(smt: &mut Smt, cfa: &Cfa, v: &ExplState, e: EdgeId) -> Result<Option<ExplState>, Stop> {
@@ -477,7 +477,7 @@ fn contradicts(smt: &mut Smt, cfa: &Cfa, v: &ExplState, edges: &[EdgeId]) -> Res
     Ok(false)
 }
 
-/// Seed 002, Alg. 4 with Alg. 3 as the interpolation: `None` when the explicit strongest
+/// Beyer & Löwe, Alg. 4 with Alg. 3 as the interpolation: `None` when the explicit strongest
 /// post of the whole path does not contradict.
 fn expl_itp(
     smt: &mut Smt,

@@ -1,25 +1,25 @@
-//! Universal safety interpolants (seed 001, Sect. III.A), made sound for the clause graph:
-//! per location `l` a formula `S(l)` over `l`'s variables from which the error location is
+//! Universal safety interpolants (Tian et al., ASE 2017, Sect. III.A), made sound for the clause
+//! graph: per location `l` a formula `S(l)` over `l`'s variables from which the error location is
 //! unreachable, so that a node whose state implies `S(l)` needs no successors (it is *cut*).
 //!
 //! Invariant: for every edge `e: l -> l'`, `S(l) /\ op(e) => S(l')`, and `S(error) = false`
 //! (every `S` starts `false`). Then no path from a state in `S(l)` reaches the error
 //! location, and `S` may be added to any inductive model: [`super::model`] does.
 //!
-//! The seed's *full* flag (a location's interpolant holds once every successor's does) is
+//! The paper's *full* flag (a location's interpolant holds once every successor's does) is
 //! the ARG's closed part ([`Arg::closed`]): live nodes expanded along every edge, covered or
 //! cut, none at the error location, whose successors (and coverers) are closed too. Before a
 //! refinement prunes the ARG, [`SafetyItps::learn`] takes the states `C(l)` of the closed
 //! expanded nodes at each location (they satisfy the invariant together with `S`, since the
 //! abstraction over-approximates every edge) and generalizes them by one Craig interpolant
-//! per location, as the seed's update does:
+//! per location, as the paper's update does:
 //!
 //! `S(l) := craig(S(l) \/ C(l),  \/_{e: l -> l'} op(e) /\ not (S(l') \/ C(l')))`
 //!
 //! (`A` implies the interpolant, which contradicts taking any edge out of the safe sets).
 //! When interpolation fails, `S(l) \/ C(l)` itself, after checking that it contradicts `B`;
 //! when that check fails too, the whole update is dropped (the invariant never rests on an
-//! unchecked claim). The seed checks `pf(path) => IS(l)`; we check the node's abstract state,
+//! unchecked claim). The paper checks `pf(path) => IS(l)`; we check the node's abstract state,
 //! which the path implies, so the check is one small query.
 
 use super::arg::Arg;

@@ -1,4 +1,4 @@
-//! The waitlist of the abstraction, ordered by the search strategy (seed 000, 3.1.2).
+//! The waitlist of the abstraction, ordered by the search strategy (Hajdu & Micskei, Sect. 3.1.2).
 
 use super::arg::NodeId;
 use super::cfa::{Cfa, Loc};

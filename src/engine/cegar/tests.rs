@@ -203,7 +203,7 @@ fn pred_cart_with_binary_interpolants() {
         &cfg(DomainKind::PredCart, Refinement::BwBinItp),
         PRED_SOLVES,
     );
-    // forward binary interpolation often cannot (seed 000, 4.2.4): never wrong, and it
+    // forward binary interpolation often cannot (Hajdu & Micskei, Sect. 4.2.4): never wrong, and it
     // refutes the unsafe ones, whose traces become feasible
     check_config(
         &cfg(DomainKind::PredCart, Refinement::FwBinItp),

@@ -1,4 +1,4 @@
-//! Seed 001's safety and error interpolants ([`Interpolations`]) on planted problems whose
+//! Tian et al.'s safety and error interpolants ([`Interpolations`]) on planted problems whose
 //! answers are known by construction; every witness is checked by the validator (see
 //! [`super::tests::run_counting`]).
 

@@ -1,6 +1,6 @@
 //! Proof-based abstraction and counterexample-based refinement around Spacer: Komuravelli,
 //! Gurfinkel, Chaki, Clarke, *Automatic Abstraction in SMT-Based Unbounded Software Model
-//! Checking* (CAV 2013, seed 004), on the clause graph.
+//! Checking* (CAV 2013), on the clause graph.
 //!
 //! Σ has one assumption literal per conjunct of each clause's constraint. A subset Σ̂ keeps
 //! those conjuncts and drops the others: the abstraction `A(Σ̂)`, an over-approximation of the

@@ -26,8 +26,8 @@
 //! after each lemma; they are obligations like the others, except that reaching one is not
 //! a counterexample.
 //! With [`Config::abstraction`], [`Spacer::solve`] runs the proof-based abstraction and
-//! counterexample-based refinement of seed 004 around the search ([`abstraction`], which
-//! maps that paper's functions to ours).
+//! counterexample-based refinement of Komuravelli et al. (CAV 2013) around the search
+//! ([`abstraction`], which maps that paper's functions to ours).
 
 mod abstraction;
 mod cex;
@@ -55,8 +55,8 @@ pub struct Config {
     /// elimination, pairwise sums, literal dropping; no bound weakening).
     pub generalize: Steps,
     /// When a new lemma stops below the frontier, also learn one from the blocked cube
-    /// without its literals or from sums of their bounds ([`second_cube`](crate::engine::pdr::generalize::second_cube)), as PDR does
-    /// (default: true).
+    /// without its literals or from sums of their bounds
+    /// ([`second_cube`](crate::engine::pdr::generalize::second_cube)), as PDR does (default: true).
     pub second_lemma: bool,
     /// PDR's bound weakening ([`Steps::weaken_bounds`]) in the lane with global guidance:
     /// `None` (the default) on systems with arrays only, where the projection's last resort
@@ -74,9 +74,10 @@ pub struct Config {
     pub solvers: usize,
     /// Global guidance (Vediramana Krishnan et al., CAV 2020): lemmas clustered by pattern,
     /// and the subsume, concretize and conjecture rules ([`global`]) (default: true: 546
-    /// against 536 of the 666 LIA-Lin dev files at 5 s, README "spacer").
+    /// against 536 of the 666 LIA-Lin dev files at 5 s; docs/engines.md, "`spacer`: Spacer on the
+    /// clause graph").
     pub global: bool,
-    /// The proof-based abstraction and counterexample-based refinement of seed 004
+    /// The proof-based abstraction and counterexample-based refinement
     /// (Komuravelli et al., CAV 2013) around the search.
     pub abstraction: bool,
     /// Ask about a predicate with several defining clauses in one query over all of them

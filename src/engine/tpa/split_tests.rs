@@ -73,7 +73,7 @@ fn init_and_query_with_local_variables() {
     let Some(cfg) = engine_solver() else { return };
     // x = y with y >= 0 (local y); x' = x + 1; bad: x = z - 1 with z <= 0 (local z).
     // (The parity variant, x = 2y against x = 2z + 1, runs split TPA to level 10 without an
-    // interpolant: see the README.)
+    // interpolant: see docs/engines.md, "Interpolation engines", known limits.)
     let y = mk_var("f.i0", Sort::Int);
     let z = mk_var("q.i0", Sort::Int);
     let ts = system(

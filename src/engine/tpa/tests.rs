@@ -53,7 +53,8 @@ fn init_and_query_with_local_variables() {
     let Some(cfg) = engine_solver() else { return };
     // x = y with y >= 0 (local y); x' = x + 1; bad: x = z - 1 with z <= 0 (local z).
     // The parity variant (x = 2y against x = 2z + 1) needs parity interpolants, which only
-    // SMTInterpol and z3 give, slowly and not always at every level: a known limit (README),
+    // SMTInterpol and z3 give, slowly and not always at every level: a known limit
+    // (docs/engines.md, "Interpolation engines", known limits),
     // not a test of the locals.
     let y = mk_var("f.i0", Sort::Int);
     let z = mk_var("q.i0", Sort::Int);
