@@ -244,7 +244,7 @@ impl Factory {
 
 /// The global term factory (an interner, not configuration).
 ///
-/// One lock, measured (issue 27, `--stats` `term-factory`, default 2-lane portfolio, on a
+/// One lock, measured (2026-11-26, `--stats` `term-factory`, default 2-lane portfolio, on a
 /// machine loaded by a benchmark): on 20 files of LIA-Lin and LIA taking 0.1-17 s, 2.43M
 /// acquisitions, 0.29% contended, 0.068 s waiting against 11.9 s of CPU (0.57%; at most
 /// 1.4% on one file), no sweep. Only a 1.2 MB file of `bench/scale` waited materially:
