@@ -253,11 +253,16 @@ impl Default for Config {
             max_enum: 1,
             max_cex: 16,
             itp: Interpolations::Plain,
+            // SMTInterpol answers a whole sequence in one call, when the user has it; the
+            // others by binary calls: Farkas and yices in milliseconds, z3's
+            // `get-interpolant` in seconds each (bench-chc/cegar/locs-unsat: 9 z3 queries
+            // took 26 s), so z3 and cvc5 come last
             backends: vec![
                 Backend::SmtInterpol,
-                Backend::Z3,
+                Backend::Farkas,
                 Backend::Yices,
                 Backend::Own,
+                Backend::Z3,
                 Backend::Cvc5,
             ],
             max_refinements: None,

@@ -119,6 +119,13 @@ impl Refiner {
                 prune_at: vec![t.nodes[r.prune_index()]],
             });
         }
+        if self.refinement == Refinement::SeqItp {
+            if let Some(r) = each_backend(dom, cfa, itp, locs, parts)? {
+                return Ok(Outcome::Refined {
+                    prune_at: vec![t.nodes[r.prune_index()]],
+                });
+            }
+        }
         if self.refinement != Refinement::SeqItp {
             // the strategy's refutation is known already: sequence interpolants instead
             self.fallbacks += 1;
@@ -169,6 +176,13 @@ impl Refiner {
             prune_at.len()
         );
         if !changed {
+            for (i, (t, _, at)) in refs.iter().enumerate() {
+                if keep.contains(&i) && each_backend(dom, cfa, itp, &t.locs, &t.parts)?.is_some() {
+                    return Ok(Outcome::Refined {
+                        prune_at: vec![*at],
+                    });
+                }
+            }
             return Err(no_progress());
         }
         Ok(Outcome::Refined { prune_at })
@@ -185,6 +199,28 @@ pub fn minimal_set<S: Clone>(arg: &Arg<S>, firsts: &[NodeId]) -> Vec<usize> {
                 .any(|&f| f != firsts[i] && arg.is_ancestor(f, firsts[i]))
         })
         .collect()
+}
+
+/// Interpolants differ between backends, and one backend's may name only what the
+/// precision has already (the explicit domain tracks variables) where another's adds to it:
+/// refines `dom` with the sequence interpolant of each backend in turn, and returns the first
+/// refutation that changed it.
+fn each_backend<D: Domain>(
+    dom: &mut D,
+    cfa: &Cfa,
+    itp: &mut Interpolator,
+    locs: &[Loc],
+    parts: &[Term],
+) -> Result<Option<Refutation>, Stop> {
+    for i in 0..itp.backends().len() {
+        let Ok(r) = seq_refutation(itp.ask(i, parts), cfa, locs, parts.len()) else {
+            continue;
+        };
+        if dom.refine(cfa, locs, &r)? {
+            return Ok(Some(r));
+        }
+    }
+    Ok(None)
 }
 
 fn no_progress() -> Stop {
@@ -300,8 +336,12 @@ fn seq_itp(
     locs: &[Loc],
     parts: &[Term],
 ) -> Result<Refutation, Stop> {
-    let m = parts.len();
-    let is = interpolants(itp.sequence(parts))?;
+    seq_refutation(itp.sequence(parts), cfa, locs, parts.len())
+}
+
+/// The refutation that a sequence interpolant answer `answer` of `m` parts gives.
+fn seq_refutation(answer: Interp, cfa: &Cfa, locs: &[Loc], m: usize) -> Result<Refutation, Stop> {
+    let is = interpolants(answer)?;
     if is.len() + 1 != m {
         return Err(Stop::SolverError(
             "cegar: wrong number of interpolants".into(),

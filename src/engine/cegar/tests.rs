@@ -376,7 +376,22 @@ fn multi_seq_refines_several_counterexamples_at_once() {
         &cfg(DomainKind::PredCart, Refinement::MultiSeq),
         PRED_SOLVES,
     );
-    check_config(&cfg(DomainKind::Expl, Refinement::MultiSeq), EXPL_SOLVES);
+    // locs-unsat needs, in the explicit domain with several paths refined at once, the
+    // variables that SMTInterpol's sequence interpolants name; the binary backends' name
+    // only variables the precision tracks already (then the engine says unknown, never a
+    // wrong answer, which check_config checks on every problem)
+    let expl: Vec<&str> = match crate::smt::find_solver(crate::smt::SolverKind::SmtInterpol, None) {
+        Ok(_) => EXPL_SOLVES.to_vec(),
+        Err(e) => {
+            crate::testing::missing(crate::smt::SolverKind::SmtInterpol, &e);
+            EXPL_SOLVES
+                .iter()
+                .copied()
+                .filter(|&p| p != "locs-unsat")
+                .collect()
+        }
+    };
+    check_config(&cfg(DomainKind::Expl, Refinement::MultiSeq), &expl);
     // exploring everything: the unsafe problems and the finite explicit ones
     let all = Config {
         max_cex: 0,
