@@ -47,7 +47,10 @@ fn skip_in(ci: bool, test: &str, why: &str) {
 /// [`skip`], which fails the test under `CI=true`.
 pub fn missing(kind: SolverKind, why: &str) {
     if kind == SolverKind::SmtInterpol {
-        eprintln!("skipped: SMTInterpol not configured ({}: {why})", test_name());
+        eprintln!(
+            "skipped: SMTInterpol not configured ({}: {why})",
+            test_name()
+        );
     } else {
         skip(why)
     }

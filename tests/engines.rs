@@ -366,6 +366,9 @@ fn every_engine_runs_on_every_solver() {
                             .map(|_| ())
                             .unwrap_or_else(|err| panic!("{path}: {err}"))
                     }
+                    Verdict::SatKInductive { .. } => {
+                        panic!("{kind}, engine {e:?}, {path}: no model, though one was asked for")
+                    }
                     Verdict::Unknown(why) => {
                         panic!("{kind}, engine {e:?}, {path}: unknown ({why})")
                     }
