@@ -69,7 +69,8 @@ impl Run<'_> {
     /// A k-inductive answer: `property`, checked by the k-induction conditions on the
     /// original clauses by the validator and the judge, is the verdict. When it does not
     /// pass the validator (an engine proves it on the preprocessed system, whose steps may
-    /// differ) or has quantifiers, the inductive `model` is checked as any model is.
+    /// differ), has quantifiers, or the judge cannot decide it, the inductive `model` is
+    /// checked as any model is.
     pub(super) fn accept_kinductive(
         &mut self,
         k: usize,
@@ -92,8 +93,16 @@ impl Run<'_> {
             t.elapsed().as_secs_f64()
         );
         let text = crate::witness::kinductive_to_text(self.orig, k, &property);
-        if let Err(v) = self.judge(crate::judge::Witness::KInductive(&text), "sat", engine) {
-            return v;
+        match self.judge(crate::judge::Witness::KInductive(&text), "sat", engine) {
+            Ok(()) => {}
+            // rejected: a bug, recorded by the judge; look for another answer
+            Err(None) => return None,
+            // undecided (an assertion of a shape the judge does not unroll, out of time):
+            // the model may still be judged
+            Err(Some(_)) => {
+                log::info!("{engine}: the judge did not decide its {k}-inductive invariant: checking its inductive strengthening");
+                return self.accept_model(model(), engine);
+            }
         }
         self.stats.validation = Some(format!(
             "{k}-inductive invariant checked on the original clauses"
