@@ -55,6 +55,7 @@ fn main() {
                     }
                 }
             }
+            Verdict::SatKInductive { k, .. } => println!("  a {k}-inductive invariant"),
             Verdict::Unsat(cex) => {
                 for (i, step) in cex.iter().enumerate() {
                     let clause = &out.system.clauses[step.clause.idx()];

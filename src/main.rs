@@ -337,7 +337,8 @@ fn print_answer(cli: &Cli, format: Format, o: &Outcome) {
             Verdict::UnsatAccelerated(c) => {
                 outln!("{}", chcsolve::witness::accel_cex_to_text(&o.system, c))
             }
-            Verdict::Unknown(_) => {}
+            // never with --print-witness, which asks for a model
+            Verdict::SatKInductive { .. } | Verdict::Unknown(_) => {}
         }
     }
     if let Verdict::Unknown(why) = &o.verdict {
@@ -473,6 +474,9 @@ fn main() {
             ValidateArg::Twice => Validate::Twice,
         },
         replay_dir: None,
+        // a model is made only when it will be printed: a k-inductive invariant that passes
+        // the k-induction check is the answer otherwise
+        need_model: cli.print_witness || interactive || input.contains("get-model"),
         absint: {
             let d = chcsolve::absint::Config::default();
             chcsolve::absint::Config {

@@ -130,13 +130,25 @@ pub fn linearized(cores: usize) -> Vec<Lane> {
     }
 }
 
-/// The lanes for a linear system with `Real` variables: PDR beside Spacer, chosen by
-/// `scripts/schedule` on the 127 LRA-Lin dev files, each engine alone at 5 s
-/// (docs/real-arithmetic.md): PDR alone 34, Spacer 30, IMC 10, k-induction 9; `pdr | spacer` 35,
-/// the best 2-core schedule in-sample and on each fold of a 2-fold cross-validation. With 4
-/// cores, k-induction and IMC beside them (their counterexamples come quickly).
+/// The lanes for a linear system with `Real` variables (docs/real-arithmetic.md): on 2 or 3
+/// cores PDR beside ABMC for 0.5 s (deep counterexamples along rational increments, which
+/// nothing else reaches), k-induction for 2.5 s (its k-inductive invariants are answers
+/// without quantifier elimination: the oral-messages protocols at k = 4 in under 2 s), then
+/// Spacer. On one core PDR alone; with 4 cores ABMC before k-induction in the third lane.
 pub fn reals(cores: usize) -> Vec<Lane> {
-    pdr_spacer(cores, [Kind, Imc])
+    match cores {
+        0 | 1 => vec![Lane::new(&[run(Pdr)])],
+        2 | 3 => vec![
+            Lane::new(&[run(Pdr)]),
+            Lane::new(&[slice(Abmc, 500), slice(Kind, 2500), run(Spacer)]),
+        ],
+        _ => vec![
+            Lane::new(&[run(Pdr)]),
+            Lane::new(&[run(Spacer)]),
+            Lane::new(&[slice(Abmc, 500), run(Kind)]),
+            Lane::new(&[run(Imc)]),
+        ],
+    }
 }
 
 /// The lanes for a linear system with arrays, where BMC, k-induction, PDR and Spacer run

@@ -81,6 +81,10 @@ pub struct Options {
     pub replay_dir: Option<PathBuf>,
     /// The abstract-interpretation pass ([`crate::absint`], `--absint`).
     pub absint: crate::absint::Config,
+    /// Is a model wanted with a `sat` answer (default: true)? When not, a k-inductive
+    /// invariant that passes the k-induction check on the original clauses is the answer
+    /// ([`Verdict::SatKInductive`]), without first making it inductive and quantifier-free.
+    pub need_model: bool,
 }
 
 /// How often a run with [`Options::cancel`] looks at it while it waits for the engines.
@@ -164,6 +168,7 @@ impl Default for Options {
             validate: Validate::Once,
             replay_dir: None,
             absint: crate::absint::Config::default(),
+            need_model: true,
         }
     }
 }
@@ -173,6 +178,11 @@ impl Default for Options {
 pub enum Verdict {
     /// Safe: a model of the original clauses, checked by a fresh solver.
     Sat(Model),
+    /// Safe: a `k`-inductive invariant of the original clauses, checked by a fresh solver
+    /// (base case, induction step, and that it excludes the queries: see
+    /// [`crate::validate::check_k_inductive`]). Given only when [`Options::need_model`] is
+    /// false; it is not itself a model (a model is made from it by unrolling `k` steps).
+    SatKInductive { k: usize, invariant: Model },
     /// Unsafe: a derivation of `false` in the original clauses, replayed exactly.
     Unsat(Cex),
     /// Unsafe: a linear derivation of `false` in the original clauses with accelerated
@@ -186,7 +196,7 @@ pub enum Verdict {
 impl Verdict {
     pub fn word(&self) -> &'static str {
         match self {
-            Verdict::Sat(_) => "sat",
+            Verdict::Sat(_) | Verdict::SatKInductive { .. } => "sat",
             Verdict::Unsat(_) | Verdict::UnsatAccelerated(_) => "unsat",
             Verdict::Unknown(_) => "unknown",
         }
@@ -710,6 +720,14 @@ impl Run<'_> {
                 Answer::Safe(m) => {
                     debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
                     self.accept_model(model_back(backs, m), name)
+                }
+                Answer::SafeKInductive { k, property, model } => {
+                    if opts.need_model {
+                        self.accept_model(model_back(backs, model), name)
+                    } else {
+                        let property = model_back(backs, property);
+                        self.accept_kinductive(k, property, || model_back(backs, model), name)
+                    }
                 }
                 Answer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), name),
                 Answer::UnsafeAccel(a) => self.accept_accel(&a, psys, backs, name),

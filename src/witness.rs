@@ -21,6 +21,12 @@ pub fn model_to_smtlib(sys: &ChcSystem, m: &Model) -> String {
     out
 }
 
+/// `(k-inductive K (define-fun ..))`: a k-inductive invariant as the judge reads it
+/// ([`crate::judge::Witness::KInductive`]).
+pub fn kinductive_to_text(sys: &ChcSystem, k: usize, f: &Model) -> String {
+    format!("(k-inductive {k} {})", model_to_smtlib(sys, f))
+}
+
 /// The `(define-fun P ((x0 Int) ...) Bool body)` of predicate `p` (`false` when the model
 /// leaves it out).
 pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {

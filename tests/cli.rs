@@ -441,8 +441,8 @@ fn cegar_options_reject_impossible_combinations() {
 /// The default schedule follows the clauses' shape (README, "Portfolio"): linear input gets
 /// the measured table, input that preprocessing makes linear `pdr | kind:0.5,spacer`, input that
 /// stays non-linear Spacer with and without global guidance, linear input with `Real`
-/// variables the measured `pdr | spacer` of the LRA-Lin dev set, and linear input with
-/// arrays `pdr | bmc:2,spacer`.
+/// variables the measured `pdr | abmc:0.5,kind:2.5,spacer` of the LRA-Lin dev set, and
+/// linear input with arrays `pdr | bmc:2,spacer`.
 #[test]
 fn the_default_schedule_follows_the_shape_of_the_clauses() {
     const HEAD: &str = "(set-logic HORN)
@@ -467,7 +467,7 @@ fn the_default_schedule_follows_the_shape_of_the_clauses() {
         ),
         (
             "(assert (forall ((x Int) (z Int)) (=> (and (P x) (= z (+ x 1))) (P z))))\n(declare-fun Q (Int Real) Bool)\n(assert (forall ((x Int) (r Real)) (=> (and (P x) (= r (/ (to_real x) 2))) (Q x r))))\n(assert (forall ((x Int) (r Real) (s Real)) (=> (and (Q x r) (= s (+ r 0.5))) (Q x s))))\n(assert (forall ((x Int) (r Real)) (=> (and (Q x r) (< r 0.0)) false)))",
-            "schedule: pdr | spacer\n",
+            "schedule: pdr | abmc:0.5,kind:2.5,spacer\n",
         ),
         (
             "(assert (forall ((x Int) (z Int)) (=> (and (P x) (= z (+ x 1))) (P z))))\n(declare-fun A ((Array Int Int)) Bool)\n(assert (forall ((a (Array Int Int))) (=> (= a ((as const (Array Int Int)) 0)) (A a))))\n(assert (forall ((a (Array Int Int)) (b (Array Int Int)) (i Int)) (=> (and (A a) (= b (store a i (+ (select a i) 1)))) (A b))))\n(assert (forall ((a (Array Int Int))) (=> (and (A a) (< (select a 1) 0)) false)))",

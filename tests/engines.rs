@@ -46,6 +46,8 @@ const DEEP: &[&str] = &[
     "gen/updown-1000000-unsat.smt2",
     "gen/phase-500000-unsat.smt2",
     "gen/nested-1000x1000-unsat.smt2",
+    // 10^6 steps along x' = x + 1/4 (`the_real_schedule_finds_a_million_step_counterexample`)
+    "real/quarter-million-unsat.smt2",
 ];
 
 /// Solves `path` and checks the answer is not wrong; re-validates any witness.
@@ -366,6 +368,9 @@ fn every_engine_runs_on_every_solver() {
                             .map(|_| ())
                             .unwrap_or_else(|err| panic!("{path}: {err}"))
                     }
+                    Verdict::SatKInductive { .. } => {
+                        panic!("{kind}, engine {e:?}, {path}: no model, though one was asked for")
+                    }
                     Verdict::Unknown(why) => {
                         panic!("{kind}, engine {e:?}, {path}: unknown ({why})")
                     }
@@ -374,4 +379,27 @@ fn every_engine_runs_on_every_solver() {
             }
         }
     }
+}
+
+/// The default schedule for reals on 2 cores finds a counterexample of 10^6 steps along a
+/// rational increment (`x' = x + 1/4` until `x >= 250000`) within 5 s: ABMC's slice
+/// accelerates it; unrolled (PDR, Spacer, k-induction) it is out of reach.
+#[test]
+fn the_real_schedule_finds_a_million_step_counterexample() {
+    let path = bench_dir().join("real/quarter-million-unsat.smt2");
+    let input = std::fs::read_to_string(&path).unwrap();
+    let opts = Options {
+        jobs: Some(2),
+        timeout: Some(Duration::from_secs(5)),
+        ..Options::default()
+    };
+    let out = solve_str(&input, &opts).unwrap();
+    match &out.verdict {
+        Verdict::UnsatAccelerated(c) => {
+            validate::check_accel_cex(&out.system, c, &z3(), None).unwrap();
+        }
+        Verdict::Unsat(c) => validate::check_cex(&out.system, c).unwrap(),
+        v => panic!("expected unsat within 5 s, got {}", v.word()),
+    }
+    assert_eq!(out.stats.winner, Some("abmc"));
 }

@@ -29,6 +29,13 @@ pub struct Problem {
 pub enum Answer {
     /// A model: per predicate, a formula over its parameters.
     Safe(Model),
+    /// A `k`-inductive invariant `property` (per predicate, quantifier-free) and `model`, a
+    /// model stronger than it (it may have quantifiers): k-induction's answer.
+    SafeKInductive {
+        k: usize,
+        property: Model,
+        model: Model,
+    },
     /// A derivation of `false` (a tree when clauses are non-linear).
     Unsafe(Cex),
     /// A linear derivation of `false` with accelerated segments (ABMC, TRL).
@@ -177,6 +184,15 @@ impl Engine for OnTs {
         let unmapped = || Answer::Unknown(Stop::Bug("its trace does not map to clauses".into()));
         match self.0.solve(&adapter.ts, smt) {
             TsAnswer::Safe(inv) => Answer::Safe(adapter.model(&problem.graph, &inv)),
+            TsAnswer::SafeKInductive {
+                k,
+                property,
+                strengthening,
+            } => Answer::SafeKInductive {
+                k,
+                property: adapter.model(&problem.graph, &property),
+                model: adapter.model(&problem.graph, &strengthening),
+            },
             TsAnswer::Unsafe { k, vals } => {
                 adapter.cex(k, &vals).map_or_else(unmapped, Answer::Unsafe)
             }

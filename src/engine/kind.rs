@@ -68,7 +68,7 @@ impl KInduction {
             step.push()?;
             step.assert_at(ts, &ts.query, k)?;
             match step.check()? {
-                SatResult::Unsat => return Ok(TsAnswer::Safe(strengthening(ts, k))),
+                SatResult::Unsat => return Ok(answer(ts, k)),
                 SatResult::Unknown => return Err(Stop::SolverUnknown),
                 SatResult::Sat => {}
             }
@@ -77,6 +77,21 @@ impl KInduction {
             step.assert_at(ts, &ts.trans, k)?;
         }
         unreachable!()
+    }
+}
+
+/// The answer once `not query` is `k`-inductive: the property with its strengthening when
+/// the query has no variables besides the state's (then `not query` is quantifier-free),
+/// else the strengthening alone.
+fn answer(ts: &TransitionSystem, k: usize) -> TsAnswer {
+    let strengthening = strengthening(ts, k);
+    if k == 0 || free_vars(&ts.query).iter().any(|v| !ts.state.contains(v)) {
+        return TsAnswer::Safe(strengthening);
+    }
+    TsAnswer::SafeKInductive {
+        k,
+        property: mk_not(ts.query.clone()),
+        strengthening,
     }
 }
 

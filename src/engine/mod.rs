@@ -101,8 +101,15 @@ impl From<SmtError> for Stop {
 pub enum TsAnswer {
     /// Safe, with an inductive invariant over the state variables that excludes the query.
     Safe(Term),
-    /// Unsafe, with a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` over step-indexed
-    /// variables.
+    /// Safe, with a `k`-inductive invariant `property` over the state variables that
+    /// excludes the query (quantifier-free), and `strengthening`, an inductive invariant
+    /// stronger than it (it may have quantifiers).
+    SafeKInductive {
+        k: usize,
+        property: Term,
+        strengthening: Term,
+    },
+    /// Unsafe, with a model of `init@0 /\ trans@0 .. trans@(k-1) /\ query@k` over step-indexed variables.
     Unsafe {
         k: usize,
         vals: Assignment,

@@ -21,6 +21,7 @@
 
 mod derivation;
 mod input;
+mod kinductive;
 mod model;
 mod polarity;
 mod process;
@@ -63,13 +64,19 @@ pub enum Witness<'a> {
     Derivation(&'a str),
     /// The list format of an accelerated counterexample (`(step ..)`, `(segment ..)`).
     Accelerated(&'a str),
+    /// A k-inductive invariant, `(k-inductive K ((define-fun P ..) ..))`: a `sat` answer
+    /// judged by the k-induction conditions ([`kinductive`]).
+    KInductive(&'a str),
 }
 
 impl Witness<'_> {
     /// The printed text.
     pub fn text(&self) -> &str {
         match self {
-            Witness::Model(t) | Witness::Derivation(t) | Witness::Accelerated(t) => t,
+            Witness::Model(t)
+            | Witness::Derivation(t)
+            | Witness::Accelerated(t)
+            | Witness::KInductive(t) => t,
         }
     }
 }
@@ -116,7 +123,7 @@ fn judge_here(
         Err(e) => return Judgment::Undecided(format!("cannot read the input: {e}")),
     };
     let steps = match witness {
-        Witness::Model(_) => None,
+        Witness::Model(_) | Witness::KInductive(_) => None,
         Witness::Derivation(d) => Some(derivation::golem(&p, d).map(|s| (s, vec![]))),
         Witness::Accelerated(d) => Some(accelerated(&p, d)),
     };
@@ -125,6 +132,7 @@ fn judge_here(
     }
     let one = |s: &JudgeSolver| match (&witness, &steps) {
         (Witness::Model(m), _) => model::check(text, &p, m, s, deadline),
+        (Witness::KInductive(w), _) => kinductive::check(text, &p, w, s, deadline),
         (_, Some(Ok((steps, segs)))) => match derivation::check(text, &p, steps, s, deadline) {
             Judgment::Accepted => {
                 let t = Instant::now();

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 /// The model's `define-fun` for each predicate of `p`, as text; an error when one is
 /// missing or its parameters differ from the declaration's sorts.
-fn definitions(p: &Problem, model: &str) -> Result<Vec<String>, String> {
+pub(super) fn definitions(p: &Problem, model: &str) -> Result<Vec<String>, String> {
     let m = read_one(model)?;
     let items = m.list().ok_or("the model is not a list of define-funs")?;
     let mut defs: Vec<Option<String>> = vec![None; p.preds.len()];

@@ -46,6 +46,7 @@ impl JudgeRun {
             Witness::Model(_) => "model",
             Witness::Derivation(_) => "derivation",
             Witness::Accelerated(_) => "accelerated",
+            Witness::KInductive(_) => "kinductive",
         };
         let r = std::fs::create_dir_all(&dir)
             .and_then(|()| std::fs::write(dir.join("input.smt2"), &*self.source.text))

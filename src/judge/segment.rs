@@ -151,7 +151,7 @@ fn equal(ts: &[Sexp], state: &[String]) -> String {
 /// The split formula `f` with the occurrences read for one step from state `a` of `body`
 /// to state `b` of `head`: body occurrences of `body` as `(= args a)`, other body
 /// occurrences `false`; head occurrences of `head` as `(not (= args b))`, other heads `true`.
-fn interpret(f: &Sexp, body: usize, a: &[String], head: usize, b: &[String]) -> Sexp {
+pub(super) fn interpret(f: &Sexp, body: usize, a: &[String], head: usize, b: &[String]) -> Sexp {
     let read = |name: &str, args: &[Sexp]| -> Option<String> {
         let (q, pos) = occurrence(name)?;
         Some(match (pos, q == body, q == head) {
@@ -182,7 +182,7 @@ fn interpret(f: &Sexp, body: usize, a: &[String], head: usize, b: &[String]) -> 
 }
 
 /// The predicate and polarity of a split occurrence's name ([`split_name`]).
-fn occurrence(name: &str) -> Option<(usize, bool)> {
+pub(super) fn occurrence(name: &str) -> Option<(usize, bool)> {
     let rest = unquote(name).strip_prefix("chcjudge!")?;
     let (pol, q) = rest.split_once('!')?;
     let q = q.parse::<usize>().ok()?;
@@ -261,7 +261,7 @@ fn cycle<'a>(
 }
 
 /// Names of `count` constants or variables `prefix0 ..`.
-fn names(prefix: &str, count: usize) -> Vec<String> {
+pub(super) fn names(prefix: &str, count: usize) -> Vec<String> {
     (0..count).map(|j| format!("{prefix}{j}")).collect()
 }
 
@@ -369,7 +369,7 @@ pub fn check(
 }
 
 /// The limit of the next query: [`QUERY_LIMIT`] or the time left, in milliseconds.
-fn limit(solver: &JudgeSolver, deadline: Option<Instant>) -> String {
+pub(super) fn limit(solver: &JudgeSolver, deadline: Option<Instant>) -> String {
     let left = deadline.map_or(QUERY_LIMIT, |d| {
         d.saturating_duration_since(Instant::now()).min(QUERY_LIMIT)
     });

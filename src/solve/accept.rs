@@ -66,6 +66,54 @@ impl Run<'_> {
         }
     }
 
+    /// A k-inductive answer: `property`, checked by the k-induction conditions on the
+    /// original clauses by the validator and the judge, is the verdict. When it does not
+    /// pass the validator (an engine proves it on the preprocessed system, whose steps may
+    /// differ), has quantifiers, or the judge cannot decide it, the inductive `model` is
+    /// checked as any model is.
+    pub(super) fn accept_kinductive(
+        &mut self,
+        k: usize,
+        property: Model,
+        model: impl FnOnce() -> Model,
+        engine: &'static str,
+    ) -> Option<Verdict> {
+        let t = Instant::now();
+        self.stats.validations += 1;
+        let checked =
+            validate::check_k_inductive(self.orig, k, &property, &self.z3, self.check_budget());
+        if let Err(e) = checked {
+            log::info!(
+                "{engine}: its {k}-inductive invariant is not accepted on the original clauses ({e}): checking its inductive strengthening"
+            );
+            return self.accept_model(model(), engine);
+        }
+        log::info!(
+            "{engine}: {k}-inductive invariant validated in {:.3}s",
+            t.elapsed().as_secs_f64()
+        );
+        let text = crate::witness::kinductive_to_text(self.orig, k, &property);
+        match self.judge(crate::judge::Witness::KInductive(&text), "sat", engine) {
+            Ok(()) => {}
+            // rejected: a bug, recorded by the judge; look for another answer
+            Err(None) => return None,
+            // undecided (an assertion of a shape the judge does not unroll, out of time):
+            // the model may still be judged
+            Err(Some(_)) => {
+                log::info!("{engine}: the judge did not decide its {k}-inductive invariant: checking its inductive strengthening");
+                return self.accept_model(model(), engine);
+            }
+        }
+        self.stats.validation = Some(format!(
+            "{k}-inductive invariant checked on the original clauses"
+        ));
+        self.stats.winner = Some(engine);
+        Some(Verdict::SatKInductive {
+            k,
+            invariant: property,
+        })
+    }
+
     fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
         log::error!("{engine}: its trace does not map to clauses (a bug)");
         self.stats.engine_bugs += 1;

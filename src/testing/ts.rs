@@ -109,6 +109,7 @@ pub fn assert_inductive(ts: &TransitionSystem, inv: &Term) {
 pub fn assert_safe(ts: &TransitionSystem, a: &TsAnswer) {
     match a {
         TsAnswer::Safe(inv) => assert_inductive(ts, inv),
+        TsAnswer::SafeKInductive { strengthening, .. } => assert_inductive(ts, strengthening),
         a => panic!("expected safe, got {a:?}"),
     }
 }

@@ -6,8 +6,10 @@
 //! bug elsewhere cannot hide in here. A counterexample with accelerated segments is checked
 //! without expanding them ([`segment`]).
 
+mod kinductive;
 mod segment;
 
+pub use kinductive::check_k_inductive;
 pub use segment::{check_accel_cex, complete_accel_cex, AccelReport, PROOF_LIMIT};
 
 use crate::chc::{Cex, CexStep, Model};

@@ -99,6 +99,7 @@ pub fn solve_checked(
             validate::check_accel_cex(&out.system, c, &z3(), None)
                 .unwrap_or_else(|e| panic!("{path}: {e}"));
         }
+        Verdict::SatKInductive { .. } => panic!("{path}: no model, though one was asked for"),
         Verdict::Unknown(_) => {}
     }
     let got = out.verdict.word();

@@ -102,6 +102,7 @@ pub(super) fn run_counting(
     timer.join().unwrap();
     let word = match answer {
         Answer::UnsafeAccel(_) => panic!("{name}: cegar answered with accelerated segments"),
+        Answer::SafeKInductive { .. } => panic!("{name}: cegar answered with k-induction"),
         Answer::Safe(m) => {
             validate::check_model(&sys, &m, &z3(), None)
                 .unwrap_or_else(|e| panic!("{name} {cfg:?}: model rejected: {e}\n{m:?}"));

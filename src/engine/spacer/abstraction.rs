@@ -323,9 +323,9 @@ pub fn run(sp: &mut Spacer, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<A
         sp.counters.mbp_substitutions += inner.counters.mbp_substitutions;
         match answer? {
             Answer::Unknown(stop) => return Err(stop),
-            Answer::UnsafeAccel(_) => {
+            Answer::UnsafeAccel(_) | Answer::SafeKInductive { .. } => {
                 return Err(Stop::Bug(
-                    "spacer answered with accelerated segments".into(),
+                    "spacer answered with accelerated segments or k-induction".into(),
                 ))
             }
             Answer::Unsafe(cex) => match is_feasible(&prep, &cex, smt_cfg, &mut sp.smt)? {

@@ -274,7 +274,9 @@ fn the_pipeline_solves_non_linear_files() {
         match &out.verdict {
             Verdict::Sat(m) => validate::check_model(&out.system, m, &z3(), None).unwrap(),
             Verdict::Unsat(c) => validate::check_cex(&out.system, c).unwrap(),
-            Verdict::UnsatAccelerated(_) | Verdict::Unknown(_) => unreachable!(),
+            Verdict::UnsatAccelerated(_) | Verdict::SatKInductive { .. } | Verdict::Unknown(_) => {
+                unreachable!()
+            }
         }
     }
 }
