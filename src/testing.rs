@@ -6,8 +6,10 @@
 //! missing solver (a run in CI must not pass by testing nothing); on a developer's machine
 //! the test is skipped with one line on standard error.
 //!
-//! [`ts`] has the transition systems of the engines' tests and the checks of their answers.
+//! [`ts`] has the transition systems of the engines' tests and the checks of their answers;
+//! [`timing`] the bounds on time that scale with the machine's load, and polling.
 
+pub mod timing;
 pub mod ts;
 
 use crate::logic::{free_vars, Term};
