@@ -258,13 +258,11 @@ fn supervisor(o: Opts) -> i32 {
                                 w_corpus = v[2] as usize;
                             }
                         }
-                        (Some("C"), Some(key)) => {
-                            if crash_keys.insert(key.to_string()) {
-                                println!(
-                                    "fuzz: crash {key} (input in {})",
-                                    o.out.join("crashes").display()
-                                );
-                            }
+                        (Some("C"), Some(key)) if crash_keys.insert(key.to_string()) => {
+                            println!(
+                                "fuzz: crash {key} (input in {})",
+                                o.out.join("crashes").display()
+                            );
                         }
                         (Some("H"), Some(name)) => {
                             hangs += 1;

@@ -571,7 +571,7 @@ fn an_unsat_assumption_does_not_stick() {
         );
         // the model of the check under assumptions
         assert_eq!(
-            s.get_values(&[b.clone()]).unwrap(),
+            s.get_values(std::slice::from_ref(&b)).unwrap(),
             vec![Value::Bool(false)],
             "{kind}"
         );
@@ -579,14 +579,17 @@ fn an_unsat_assumption_does_not_stick() {
         s.push().unwrap();
         s.assert(&mk_le(t(&x), mk_int(2))).unwrap();
         assert_eq!(
-            s.check_sat_assuming(&[b_lit.clone()]).unwrap(),
+            s.check_sat_assuming(std::slice::from_ref(&b_lit)).unwrap(),
             SatResult::Unsat,
             "{kind}"
         );
         s.pop().unwrap();
         assert_eq!(s.depth(), 0, "{kind}");
         assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}: after pop");
-        assert_eq!(s.get_values(&[x.clone()]).unwrap()[0].sort(), Sort::Int);
+        assert_eq!(
+            s.get_values(std::slice::from_ref(&x)).unwrap()[0].sort(),
+            Sort::Int
+        );
     }
 }
 
