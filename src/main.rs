@@ -305,6 +305,8 @@ fn report_memory_limit() {
 }
 
 /// What the solving thread sends: the parsed script's commands, then each outcome in turn.
+// (a few messages per run: boxing the large variant would save nothing)
+#[allow(clippy::large_enum_variant)]
 enum Msg {
     Parsed(Result<(Format, Vec<Command>), InputError>),
     Solved(Result<Outcome, SolveError>),

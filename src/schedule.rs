@@ -120,7 +120,7 @@ pub fn non_linear(cores: usize) -> Vec<Lane> {
 /// replaced [`for_cores`]'s `pdr | spacer:2,trl` in 011f975 (2026-11-24; TRL adds nothing there,
 /// 201 alone; Spacer needs 2 to 5 s on the DRAGON and metros files).
 pub fn linearized(cores: usize) -> Vec<Lane> {
-    if cores >= 2 && cores < 4 {
+    if (2..4).contains(&cores) {
         vec![
             Lane::new(&[run(Pdr)]),
             Lane::new(&[slice(Kind, 500), run(Spacer)]),

@@ -9,8 +9,10 @@
 //! skipped on every machine, CI included, with the line `skipped: SMTInterpol not
 //! configured` ([`missing`]).
 //!
-//! [`ts`] has the transition systems of the engines' tests and the checks of their answers.
+//! [`ts`] has the transition systems of the engines' tests and the checks of their answers;
+//! [`timing`] the bounds on time that scale with the machine's load, and polling.
 
+pub mod timing;
 pub mod ts;
 
 use crate::logic::{free_vars, Term};

@@ -1,12 +1,14 @@
 //! Fault injection: a misbehaving solver (tests/faults/fake-solver.py) in place of the
 //! engines' yices or the validator's z3, for every engine and the default portfolio.
 //! Whatever the fault, chcsolve answers the expected answer or `unknown` (never the
-//! wrong one), does not panic, honours `--timeout`, and leaves no process behind.
+//! wrong one), does not panic, honours `--timeout` (within a margin that scales with the
+//! load, `chcsolve::testing::timing`), and leaves no process behind.
 //! One line per fault and engine is printed (run with `--nocapture` to see the table).
 
 mod common;
 
-use common::bench_dir;
+use chcsolve::testing::timing::{bound, poll_until, slack, POLL_LIMIT};
+use common::{alive, bench_dir, cli_baseline, none_alive, output_within};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -30,8 +32,19 @@ const ENGINES: [&str; 12] = [
     "spacer",
     "cegar",
 ];
-/// Seconds given to `--timeout`.
+/// Seconds given to `--timeout` under a fault (a solver that hangs is stopped by it).
 const TIMEOUT: u64 = 3;
+/// Seconds given to `--timeout` in the control runs (fault `none`), which must answer: a
+/// timeout that no machine, however loaded, reaches on these small problems.
+const CONTROL_TIMEOUT: u64 = 60;
+
+fn timeout_for(fault: &str) -> u64 {
+    if fault == "none" {
+        CONTROL_TIMEOUT
+    } else {
+        TIMEOUT
+    }
+}
 /// The N-th check-sat is where the fault starts: the third for the engines' solver (after
 /// the engine has started), the first for the validator's (it asks only a few).
 fn fault_at(target: &str) -> usize {
@@ -69,18 +82,6 @@ fn wrapper(dir: &Path, mode: &str, at: usize, real: &Path, pidfile: &Path) -> Pa
     path
 }
 
-/// True while `pid` runs (a zombie has finished).
-fn alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(s) => s
-            .rsplit(')')
-            .next()
-            .map(|r| !r.trim_start().starts_with('Z'))
-            .unwrap_or(false),
-        Err(_) => false,
-    }
-}
-
 struct Outcome {
     answer: String,
     seconds: f64,
@@ -90,8 +91,15 @@ struct Outcome {
 }
 
 /// Runs chcsolve on `file` with `engine`, the fault on the engines' yices (`target ==
-/// "yices"`) or on the validator's z3 (`"z3"`).
-fn run(dir: &Path, fault: &str, engine: &str, target: &str, file: &str) -> Outcome {
+/// "yices"`) or on the validator's z3 (`"z3"`); a run still going at `limit` is killed.
+fn run(
+    dir: &Path,
+    fault: &str,
+    engine: &str,
+    target: &str,
+    file: &str,
+    limit: Duration,
+) -> Outcome {
     let yices = solver(chcsolve::smt::SolverKind::Yices).unwrap();
     let z3 = solver(chcsolve::smt::SolverKind::Z3).unwrap();
     let pidfile = dir.join(format!("pids-{fault}-{engine}-{target}-{file}"));
@@ -102,7 +110,7 @@ fn run(dir: &Path, fault: &str, engine: &str, target: &str, file: &str) -> Outco
         _ => (yices, wrapper(dir, fault, fault_at(target), &z3, &pidfile)),
     };
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_chcsolve"));
-    cmd.args(["--timeout", &TIMEOUT.to_string(), "--yices"])
+    cmd.args(["--timeout", &timeout_for(fault).to_string(), "--yices"])
         .arg(&yices)
         .arg("--z3")
         .arg(&z3);
@@ -110,22 +118,17 @@ fn run(dir: &Path, fault: &str, engine: &str, target: &str, file: &str) -> Outco
         cmd.args(["--engine", engine]);
     }
     cmd.arg(bench_dir().join("gen").join(file));
-    let start = Instant::now();
-    let out = cmd.output().unwrap();
-    let seconds = start.elapsed().as_secs_f64();
-    // A process still running 2 s after chcsolve exited is left behind (one that ignores
+    let (out, took, _) = output_within(cmd, limit);
+    let seconds = took.as_secs_f64();
+    // A process still running 10 s after chcsolve exited is left behind (one that ignores
     // end of input, like `hang`, would run forever); exiting on its own is allowed.
     let pids: Vec<i32> = std::fs::read_to_string(&pidfile)
         .unwrap()
         .lines()
         .filter_map(|l| l.trim().parse().ok())
         .collect();
-    let waited = Instant::now();
-    let mut left = pids.iter().filter(|&&p| alive(p)).count();
-    while left > 0 && waited.elapsed() < Duration::from_secs(2) {
-        std::thread::sleep(Duration::from_millis(50));
-        left = pids.iter().filter(|&&p| alive(p)).count();
-    }
+    let running = || pids.iter().filter(|&&p| alive(p)).count();
+    let left = poll_until(POLL_LIMIT, || (running() == 0).then_some(0)).unwrap_or_else(running);
     let stderr = String::from_utf8_lossy(&out.stderr);
     Outcome {
         answer: String::from_utf8_lossy(&out.stdout)
@@ -149,13 +152,16 @@ fn check_all(
     std::fs::create_dir_all(&dir).unwrap();
     let queue = Mutex::new(cases);
     let failures = Mutex::new(vec![]);
+    // the load now: a run may overshoot its timeout by `slack(baseline)`, no more
+    let baseline = cli_baseline();
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| loop {
                 let Some((fault, engine, target, file)) = queue.lock().unwrap().pop() else {
                     break;
                 };
-                let o = run(&dir, fault, engine, target, file);
+                let limit = bound(Duration::from_secs(timeout_for(fault)), baseline);
+                let o = run(&dir, fault, engine, target, file, limit);
                 let expected = if file.contains("unsat") { "unsat" } else { "sat" };
                 println!(
                     "fault {fault:8} on {target:5} engine {engine:8} {file:22} -> {:8} {:5.2}s, {} processes left, exit {:?}",
@@ -168,8 +174,12 @@ fn check_all(
                 if fault == "none" && o.answer != expected {
                     why.push("the control run did not answer".into());
                 }
-                if o.seconds > TIMEOUT as f64 + 1.5 {
-                    why.push(format!("took {:.2}s with --timeout {TIMEOUT}", o.seconds));
+                if o.seconds >= limit.as_secs_f64() {
+                    why.push(format!(
+                        "took {:.2}s with --timeout {} (bound {limit:.2?}, killed by the test)",
+                        o.seconds,
+                        timeout_for(fault)
+                    ));
                 }
                 if o.left > 0 {
                     why.push(format!("{} solver processes left", o.left));
@@ -245,7 +255,9 @@ fn validator_faults_give_unknown_never_an_unchecked_answer() {
 }
 
 /// SIGTERM and SIGINT (BenchExec's stop, a user's Ctrl-C) in the middle of a run: chcsolve
-/// prints `unknown`, exits within a second, and leaves no solver process.
+/// prints `unknown`, exits at once (within a second when idle; the bound is the load-scaled
+/// slack of `chcsolve::testing::timing`, where the run would go on for 60 s if the signal
+/// did not stop it), and leaves no solver process.
 #[test]
 fn signals_stop_the_run_and_leave_no_process() {
     if !solvers_present() {
@@ -253,6 +265,7 @@ fn signals_stop_the_run_and_leave_no_process() {
     }
     let dir = std::env::temp_dir().join(format!("chcsolve-faults-{}-signals", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let prompt = slack(cli_baseline());
     for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
         let pidfile = dir.join(format!("pids-{name}"));
         std::fs::write(&pidfile, "").unwrap();
@@ -290,11 +303,9 @@ fn signals_stop_the_run_and_leave_no_process() {
             .lines()
             .filter_map(|l| l.trim().parse().ok())
             .collect();
-        std::thread::sleep(Duration::from_millis(200));
-        let left = pids.iter().filter(|&&p| alive(p)).count();
         let answer = String::from_utf8_lossy(&out.stdout).trim().to_string();
         println!(
-            "{name} after {:.1?}: {answer}, exited {took:.2?} after the signal, {} processes were running, {left} left",
+            "{name} after {:.1?}: {answer}, exited {took:.2?} after the signal, {} processes were running",
             started.elapsed() - took,
             before
         );
@@ -304,10 +315,10 @@ fn signals_stop_the_run_and_leave_no_process() {
         );
         assert_eq!(answer, "unknown", "{name}");
         assert!(
-            took < Duration::from_secs(1),
-            "{name}: exited {took:?} after the signal"
+            took < prompt,
+            "{name}: exited {took:?} after the signal (bound {prompt:?})"
         );
-        assert_eq!(left, 0, "{name}: solver processes left");
+        none_alive(&format!("{name}: solver processes"), &pids);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -335,8 +346,15 @@ fn solvers_under_a_tiny_memory_limit_give_unknown() {
     // the limit is what makes the difference: without it the answer is sat
     let free = chcsolve::solve_str(problem, &opts(None)).unwrap();
     assert_eq!(free.verdict.word(), "sat");
-    let start = Instant::now();
     let tiny = chcsolve::solve_str(problem, &opts(Some(4))).unwrap();
     assert_eq!(tiny.verdict.word(), "unknown", "{:?}", tiny.verdict);
-    assert!(start.elapsed() < Duration::from_secs(20));
+    // the solvers failed: the run did not wait for its time limit
+    assert!(
+        !matches!(
+            tiny.verdict,
+            chcsolve::Verdict::Unknown(chcsolve::Reason::Timeout)
+        ),
+        "{:?}",
+        tiny.verdict
+    );
 }

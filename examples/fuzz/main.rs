@@ -155,17 +155,51 @@ fn supervisor(o: Opts) -> i32 {
     let mut corpus = 0usize;
     let mut restarts = 0;
     let mut seed = o.seed;
-    println!(
-        "fuzz: seed {}, {} s, targets {}, out {}",
+    let targets = o
+        .targets
+        .iter()
+        .map(|&t| TARGETS[t])
+        .collect::<Vec<_>>()
+        .join(",");
+    // The inputs tried follow from the seed, the seed files and the corpus at the start
+    // (no clock): the same command on a fresh corpus tries the same inputs in the same order
+    // (how far it gets in the time depends on the machine).
+    let earlier = std::fs::read_dir(o.out.join("corpus"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|d| std::fs::read_dir(d.path()).map_or(0, |d| d.count()))
+        .sum::<usize>();
+    let rerun = format!(
+        "scripts/fuzz --seed {} --seconds {} --targets {targets} --budget-ms {} --out {}",
         o.seed,
         o.seconds,
-        o.targets
-            .iter()
-            .map(|&t| TARGETS[t])
-            .collect::<Vec<_>>()
-            .join(","),
-        o.out.display()
+        o.budget.as_millis(),
+        if earlier == 0 {
+            "\"$(mktemp -d)\"".to_string()
+        } else {
+            format!("COPY-OF-{}", o.out.display())
+        }
     );
+    println!(
+        "fuzz: seed {}, {} s, targets {targets}, out {}, seed files {}, corpus of earlier runs {earlier} inputs",
+        o.seed,
+        o.seconds,
+        o.out.display(),
+        o.seeds
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    if earlier == 0 {
+        println!("fuzz: to rerun: {rerun}");
+    } else {
+        println!(
+            "fuzz: to rerun: {rerun} (COPY-OF-{0}: a copy of {0} as it is now, before this run adds to its corpus)",
+            o.out.display()
+        );
+    }
     while start.elapsed() + Duration::from_millis(500) < total && restarts < 200 {
         let left = total - start.elapsed();
         let mut cmd = Command::new(&exe);
@@ -224,13 +258,11 @@ fn supervisor(o: Opts) -> i32 {
                                 w_corpus = v[2] as usize;
                             }
                         }
-                        (Some("C"), Some(key)) => {
-                            if crash_keys.insert(key.to_string()) {
-                                println!(
-                                    "fuzz: crash {key} (input in {})",
-                                    o.out.join("crashes").display()
-                                );
-                            }
+                        (Some("C"), Some(key)) if crash_keys.insert(key.to_string()) => {
+                            println!(
+                                "fuzz: crash {key} (input in {})",
+                                o.out.join("crashes").display()
+                            );
                         }
                         (Some("H"), Some(name)) => {
                             hangs += 1;
@@ -309,6 +341,13 @@ fn supervisor(o: Opts) -> i32 {
         o.out.join("corpus").display(),
         start.elapsed().as_secs_f64()
     );
+    if !crash_keys.is_empty() {
+        println!("fuzz: FAILED with seed {}; to rerun: {rerun}", o.seed);
+        println!(
+            "fuzz: to replay one saved crash alone: cargo run --release --example fuzz -- --replay {}/FILE.in --targets TARGET",
+            o.out.join("crashes").display()
+        );
+    }
     i32::from(!crash_keys.is_empty())
 }
 

@@ -307,7 +307,7 @@ impl Mutator {
                 let nums: Vec<_> = toks.iter().filter(|t| t.0 == Tok::Num).collect();
                 if !nums.is_empty() {
                     let &&(_, s, e) = self.rng.pick(&nums);
-                    let new = self.numeral(&b[s..e].to_vec());
+                    let new = self.numeral(&b[s..e]);
                     b.splice(s..e, new);
                 }
             }
@@ -358,9 +358,7 @@ impl Mutator {
                     new.extend_from_slice(wrap);
                 }
                 new.extend_from_slice(&b[s..e]);
-                for _ in 0..depth {
-                    new.push(b')');
-                }
+                new.resize(new.len() + depth, b')');
                 b.splice(s..e, new);
             }
             14 if !st.is_empty() => {

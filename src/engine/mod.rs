@@ -49,7 +49,7 @@ use std::fmt;
 
 /// Logs a bound at info level when it is a power of two or a multiple of 100, else at debug.
 pub fn log_progress(what: &str, k: usize) {
-    if k.is_power_of_two() || k % 100 == 0 {
+    if k.is_power_of_two() || k.is_multiple_of(100) {
         log::info!("{what} {k}");
     } else {
         log::debug!("{what} {k}");

@@ -304,10 +304,10 @@ fn pair_expect(b: Backend) -> Expect<impl Fn(usize) -> bool, impl Fn(usize) -> b
     Expect {
         required: move |i: usize| match b {
             Backend::SmtInterpol | Backend::Z3 | Backend::Own | Backend::Farkas => true,
-            Backend::Yices => i % 4 == 0 || i % 4 == 3,
+            Backend::Yices => i.is_multiple_of(4) || i % 4 == 3,
             Backend::Cvc5 => false,
         },
-        hopeful: |i: usize| i % 4 == 0 || i % 4 == 3,
+        hopeful: |i: usize| i.is_multiple_of(4) || i % 4 == 3,
         at_least: if b == Backend::Cvc5 { 2 } else { 0 },
     }
 }

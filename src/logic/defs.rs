@@ -108,7 +108,7 @@ pub fn mk_exists_elim(vars: Vec<Var>, body: Term) -> Term {
     loop {
         let found = conjuncts(&body)
             .iter()
-            .flat_map(|c| definitions(&c))
+            .flat_map(definitions)
             .find(|(v, _)| vars.contains(v));
         let Some((v, t)) = found else { break };
         let mut map = FxHashMap::default();

@@ -78,11 +78,8 @@ pub fn certificate(rows: &[Row], max_cells: usize) -> Option<Vec<Rat>> {
             }
         }
     }
-    loop {
-        // Bland: the lowest column with a negative reduced cost enters
-        let Some(e) = (0..ncols).find(|&c| z[c].is_negative()) else {
-            break;
-        };
+    // Bland: the lowest column with a negative reduced cost enters
+    while let Some(e) = (0..ncols).find(|&c| z[c].is_negative()) {
         // ratio test, ties to the lowest basic column
         let mut leave: Option<(usize, Rat)> = None;
         for (i, row) in t.iter().enumerate() {

@@ -171,9 +171,7 @@ fn sexp_to_number(e: &Sexp) -> Result<(Rat, bool), String> {
                 None => (digits, None),
             };
             let ok = |d: &str| d.bytes().all(|c| c.is_ascii_digit());
-            if int_part.is_empty()
-                || !ok(int_part)
-                || !frac.map_or(true, |f| !f.is_empty() && ok(f))
+            if int_part.is_empty() || !ok(int_part) || !frac.is_none_or(|f| !f.is_empty() && ok(f))
             {
                 return Err(format!("unexpected value `{s}`"));
             }

@@ -154,7 +154,7 @@ pub fn check_cex(sys: &ChcSystem, cex: &Cex) -> Result<(), String> {
                 return Err(at(&format!("no value for {}", v.name)));
             }
         }
-        if eval_bool(&c.constraint, &step.vals).map_err(|e| at(&e))? != true {
+        if !eval_bool(&c.constraint, &step.vals).map_err(|e| at(&e))? {
             return Err(at("constraint is false"));
         }
         if step.premises.len() != c.body.len() {

@@ -75,7 +75,7 @@ pub fn check_accel_cex(
                         return Err(at(&format!("no value for {}", v.name)));
                     }
                 }
-                if eval_bool(&c.constraint, &step.vals).map_err(|e| at(&e))? != true {
+                if !eval_bool(&c.constraint, &step.vals).map_err(|e| at(&e))? {
                     return Err(at("constraint is false"));
                 }
                 match (c.body.as_slice(), &prev) {
@@ -208,7 +208,7 @@ fn check_ends(sys: &ChcSystem, seg: &Segment) -> Result<(), String> {
         a.insert(v.clone(), x.clone());
     }
     a.insert(seg.n.clone(), Value::Int(seg.count.clone()));
-    if eval_bool(&seg.tau, &a)? != true {
+    if !eval_bool(&seg.tau, &a)? {
         return Err(format!(
             "its formula is false at its ends with n = {}",
             seg.count

@@ -113,3 +113,123 @@ pub fn solve_checked(
     );
     got
 }
+
+/// The baseline of tests that run the `chcsolve` command (see
+/// `chcsolve::testing::timing`): a whole run on a problem answered at once (start, parse,
+/// the portfolio's first solvers, validation, exit), the median of three, measured in the
+/// test that uses it so that it reflects the load at that time.
+pub fn cli_baseline() -> std::time::Duration {
+    let file = bench_dir().join("gen/counter-10-sat.smt2");
+    chcsolve::testing::timing::median_of_3(|| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chcsolve"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "sat",
+            "baseline run"
+        );
+    })
+}
+
+/// Runs `cmd` (stdout and stderr captured) and waits for it at most `limit`; a run still
+/// going then is killed (a test that is failing must not wait for a run that never ends).
+/// Its output, how long it took, and whether it had to be killed.
+pub fn output_within(
+    mut cmd: std::process::Command,
+    limit: std::time::Duration,
+) -> (std::process::Output, std::time::Duration, bool) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let start = std::time::Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let read = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = vec![];
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let out = read(Box::new(child.stdout.take().unwrap()));
+    let err = read(Box::new(child.stderr.take().unwrap()));
+    let status = chcsolve::testing::timing::poll_until(limit, || child.try_wait().unwrap());
+    let took = start.elapsed();
+    let killed = status.is_none();
+    if killed {
+        let _ = child.kill();
+    }
+    let status = child.wait().unwrap();
+    let output = std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    };
+    (output, took, killed)
+}
+
+/// Processes whose command line mentions `needle` (a solver under a name unique to the
+/// test, for instance): "PID: command line" each.
+pub fn processes_with(needle: &str) -> Vec<String> {
+    let mut found = vec![];
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(needle) && !is_zombie(&e.path()) {
+                found.push(format!("{}: {cmd}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
+
+fn is_zombie(proc_dir: &std::path::Path) -> bool {
+    std::fs::read_to_string(proc_dir.join("stat"))
+        .ok()
+        .and_then(|s| {
+            s.rsplit(')')
+                .next()
+                .map(|r| r.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+/// Waits (polling every 20 ms, up to 10 s) until no process whose command line mentions
+/// `needle` is left; fails the test, naming them, when some still run then.
+#[track_caller]
+pub fn no_process_left_with(needle: &str) {
+    chcsolve::testing::timing::wait_until_none_left(
+        &format!("processes with `{needle}` in their command line"),
+        || processes_with(needle),
+    );
+}
+
+/// True while `pid` runs (a zombie has finished; a reused PID is not told apart, which
+/// errs on the side of failing).
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => s
+            .rsplit(')')
+            .next()
+            .map(|r| {
+                let st = r.trim_start();
+                !st.starts_with('Z') && !st.starts_with('X')
+            })
+            .unwrap_or(false),
+        Err(_) => false,
+    }
+}
+
+/// Waits (polling every 20 ms, up to 10 s) until none of `pids` runs; fails the test,
+/// naming `what` and the PIDs still running, when some are left then.
+#[track_caller]
+pub fn none_alive(what: &str, pids: &[i32]) {
+    chcsolve::testing::timing::wait_until_none_left(what, || {
+        pids.iter().copied().filter(|&p| alive(p)).collect()
+    });
+}

@@ -141,10 +141,7 @@ pub fn accelerate(t: &[Term], pre: &[Var], post: &[Var], n: &Var) -> Option<Acce
     }
 
     // Left-over temporaries: drop those bounded from one side only, else give up.
-    if defs
-        .iter()
-        .any(|(_, d)| free_vars(d).iter().any(|v| is_temp(v)))
-    {
+    if defs.iter().any(|(_, d)| free_vars(d).iter().any(&is_temp)) {
         return None;
     }
     loop {

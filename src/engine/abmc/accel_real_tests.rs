@@ -119,7 +119,7 @@ fn half_increment_has_an_exact_closed_form() {
     // x < 7/2, x' = x + 1/2: x^(n) = x + (1/2) n, the guard at the last iteration n - 1
     let (x, x1, n) = (rv("x"), rv("x'"), var("n", Sort::Int));
     let tr = vec![mk_lt(t(&x), real(7, 2)), mk_eq(t(&x1), plus(t(&x), 1, 2))];
-    let acc = accelerate(&tr, &[x.clone()], &[x1.clone()], &n).unwrap();
+    let acc = accelerate(&tr, std::slice::from_ref(&x), std::slice::from_ref(&x1), &n).unwrap();
     assert!(acc.exact);
     let half = |e: Term| mk_mul_rat(&q(1, 2), mk_to_real(e));
     let expected = vec![
@@ -142,7 +142,12 @@ fn rational_loops_agree_with_their_runs() {
     // x > -1, x' = x - 0.25
     let tr = vec![mk_gt(t(&x), real(-1, 1)), mk_eq(t(&x1), plus(t(&x), -1, 4))];
     let step = |s: &[Rat]| (vec![&s[0] - q(1, 4)], s[0] > q(-1, 1));
-    assert!(check(&[x.clone()], &[x1.clone()], &tr, &step));
+    assert!(check(
+        std::slice::from_ref(&x),
+        std::slice::from_ref(&x1),
+        &tr,
+        &step
+    ));
     // y <= 3/2, y' = x, x' = x + 1/2: y follows x one iteration late
     let tr = vec![
         mk_le(t(&y), real(3, 2)),
@@ -171,7 +176,12 @@ fn rational_loops_agree_with_their_runs() {
         mk_le(t(&e), t(&x)),
     ];
     let step = |s: &[Rat]| (vec![&s[0] + q(1, 2)], q(1, 2) < &s[0] + q(5, 1));
-    assert!(check(&[x.clone()], &[x1.clone()], &tr, &step));
+    assert!(check(
+        std::slice::from_ref(&x),
+        std::slice::from_ref(&x1),
+        &tr,
+        &step
+    ));
     // x != 2, x' = x + 3/4: the function may jump over 2, so only an under-approximation
     let tr = vec![
         mk_not(mk_eq(t(&x), real(2, 1))),

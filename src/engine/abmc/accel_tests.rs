@@ -218,7 +218,7 @@ fn sorted(mut v: Vec<Term>) -> Vec<Term> {
 fn increment_under_bound_is_exact() {
     let (x, x1, n) = (iv("x"), iv("x'"), iv("n"));
     let tr = vec![mk_lt(t(&x), int(1000)), mk_eq(t(&x1), add(t(&x), 1))];
-    let acc = accelerate(&tr, &[x.clone()], &[x1.clone()], &n).unwrap();
+    let acc = accelerate(&tr, std::slice::from_ref(&x), std::slice::from_ref(&x1), &n).unwrap();
     assert!(acc.exact);
     let expected = vec![
         mk_ge(t(&n), int(1)),
@@ -306,7 +306,7 @@ fn rejects_nonlinear_and_periodic() {
     // b' = not b: periodic
     let (b, b1) = (bv("b"), bv("b'"));
     let tr = vec![mk_eq(t(&b1), mk_not(t(&b)))];
-    assert!(accelerate(&tr, &[b.clone()], &[b1.clone()], &n).is_none());
+    assert!(accelerate(&tr, std::slice::from_ref(&b), std::slice::from_ref(&b1), &n).is_none());
     // x' <= x + 1 only: x' is constrained but not determined
     let tr = vec![mk_le(t(&x1), add(t(&x), 1)), mk_eq(t(&y1), t(&y))];
     assert!(accelerate(&tr, &pre, &post, &n).is_none());

@@ -83,7 +83,8 @@ impl<'a> Expander<'a> {
         while left > BigInt::zero() {
             left -= 1;
             iterations = iterations.wrapping_add(1);
-            if iterations % 4096 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if iterations.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 return Err(Stop::SolverError("abmc: out of time expanding".into()));
             }
             // In a cycle of original transitions, values that equations determine are the

@@ -219,8 +219,12 @@ impl<'a> Context<'a> {
             return Ok(None);
         }
         let model = self.smt.get_model(&self.query_vars)?;
-        let p = project(&[self.ts.query.clone()], &model, &self.query_elim)
-            .map_err(Stop::SolverError)?;
+        let p = project(
+            std::slice::from_ref(&self.ts.query),
+            &model,
+            &self.query_elim,
+        )
+        .map_err(Stop::SolverError)?;
         self.mbp_substitutions += p.model_substitutions;
         Ok(Some(cube_of(p.lits)))
     }

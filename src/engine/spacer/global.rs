@@ -427,8 +427,7 @@ fn closure(cl: &Cluster) -> Option<Cube> {
     }
     // k_j = p0_j + sum_r t_r basis_r[j]; t_r = k_{pivot r} - p0_{pivot r}
     let mut out: Vec<Row> = vec![];
-    let mut j = 0;
-    for f in cl.forms.iter().flatten() {
+    for (j, f) in cl.forms.iter().flatten().enumerate() {
         let (eq, lin) = f;
         let denoms = basis
             .iter()
@@ -444,7 +443,6 @@ fn closure(cl: &Cluster) -> Option<Cube> {
             t,
             kind: if *eq { Kind::Eq } else { Kind::Le },
         });
-        j += 1;
     }
     for (r, &c) in pivots.iter().enumerate() {
         let offs: Vec<BigInt> = cl.points.iter().map(|(p, _)| &p[c] - &p0[c]).collect();

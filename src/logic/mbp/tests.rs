@@ -405,7 +405,12 @@ fn boolean_equalities_are_solved_not_fixed() {
     for (x, val) in [(&v, true), (&w, false), (&b, true), (&c, true)] {
         model.insert(x.clone(), Value::Bool(val));
     }
-    let r = project(&[mk_eq(vt.clone(), bt.clone())], &model, &[v.clone()]).unwrap();
+    let r = project(
+        &[mk_eq(vt.clone(), bt.clone())],
+        &model,
+        std::slice::from_ref(&v),
+    )
+    .unwrap();
     assert!(r.lits.is_empty(), "{:?}", r.lits);
     // exists v w. v = b /\ w = not v /\ (w \/ c) is not b \/ c; the model picks c
     let phi = vec![
