@@ -15,7 +15,7 @@
 use super::input::{Item, Problem};
 use super::polarity::{split, split_name, Split};
 use super::process::{Answer, JudgeSolver, Process};
-use super::sexp::{read_one, Sexp};
+use super::sexp::{read_one, unquote, Sexp};
 use super::{stopped, Judgment};
 use std::fmt::Write;
 use std::time::Instant;
@@ -59,17 +59,18 @@ pub fn fact(p: &Problem, s: &Sexp) -> Result<Fact, String> {
     let args = args
         .iter()
         .zip(sorts)
-        .map(|(a, sort)| literal(a, sort))
+        .map(|(a, sort)| literal(&p.ctors, a, sort))
         .collect::<Result<_, _>>()?;
     Ok(Fact::App(q, args))
 }
 
-/// A ground argument as a literal of `sort`: a numeral, `(- x)`, `(/ x y)` or a Boolean;
-/// integer numerals of a Real argument (as Golem prints them) get a `.0`.
-fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
+/// A ground argument as a literal of `sort`: a numeral, `(- x)`, `(/ x y)`, a Boolean or a
+/// constructor (one of `ctors`, the input's) applied to literals; integer numerals of a Real
+/// argument (as Golem prints them) get a `.0`.
+fn literal(ctors: &[String], a: &Sexp, sort: &str) -> Result<String, String> {
     if sort.starts_with("(Array") {
         // stores of literals over a constant array, exactly as printed
-        return if array_literal(a) {
+        return if array_literal(ctors, a) {
             Ok(a.to_string())
         } else {
             Err(format!("{a} is not an array literal"))
@@ -84,9 +85,9 @@ fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
         Sexp::List(l) => {
             matches!(l.first().and_then(Sexp::atom), Some("-" | "/"))
                 && (2..=3).contains(&l.len())
-                && l[1..].iter().all(|x| literal(x, sort).is_ok())
+                && l[1..].iter().all(|x| literal(ctors, x, sort).is_ok())
         }
-    };
+    } || ctor_literal(ctors, a);
     if !ok {
         return Err(format!("{a} is not a literal"));
     }
@@ -97,11 +98,26 @@ fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// A constructor of the input (one of `ctors`, without quotes) alone, or applied to
+/// literals of any sort (the judge's solver checks the sorts).
+fn ctor_literal(ctors: &[String], a: &Sexp) -> bool {
+    let is_ctor = |x: &str| ctors.iter().any(|c| c == unquote(x));
+    match a {
+        Sexp::Atom(x) => is_ctor(x),
+        Sexp::List(l) => match l.split_first() {
+            Some((Sexp::Atom(h), args)) if is_ctor(h) => args
+                .iter()
+                .all(|x| array_literal(ctors, x) || literal(ctors, x, "").is_ok()),
+            _ => false,
+        },
+    }
+}
+
 /// `((as const S) v)` or `(store A i v)` with `A` an array literal and `i`, `v` literals (of
 /// any sort: the judge's solver checks the sorts).
-fn array_literal(a: &Sexp) -> bool {
+fn array_literal(ctors: &[String], a: &Sexp) -> bool {
     let Sexp::List(l) = a else { return false };
-    let any = |x: &Sexp| array_literal(x) || literal(x, "").is_ok();
+    let any = |x: &Sexp| array_literal(ctors, x) || literal(ctors, x, "").is_ok();
     match l.first() {
         Some(Sexp::List(h)) => {
             l.len() == 2
@@ -111,7 +127,7 @@ fn array_literal(a: &Sexp) -> bool {
                 && any(&l[1])
         }
         Some(x) if x.atom() == Some("store") => {
-            l.len() == 4 && array_literal(&l[1]) && any(&l[2]) && any(&l[3])
+            l.len() == 4 && array_literal(ctors, &l[1]) && any(&l[2]) && any(&l[3])
         }
         _ => false,
     }
