@@ -161,7 +161,7 @@ fn ground_head(sys: &ChcSystem, s: &crate::chc::CexStep) -> String {
         let vals: Result<Vec<Value>, String> = h.args.iter().map(|a| eval(a, &s.vals)).collect();
         let args = vals
             .and_then(|v| r.ground_args(h.pred.idx(), &v))
-            .unwrap_or_else(|_| vec!["?".into()]);
+            .unwrap_or_else(|e| vec![format!("?{e}")]);
         if args.is_empty() {
             return name;
         }

@@ -67,6 +67,8 @@ pub struct Problem {
     pub asserts: Vec<Assert>,
     /// The constructors of the declared datatypes (without quotes): literals in derivations.
     pub ctors: Vec<String>,
+    /// Their selectors (without quotes): in the bodies of `lambda` values.
+    pub selectors: Vec<String>,
 }
 
 impl Problem {
@@ -182,7 +184,9 @@ pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
                 });
             }
             "declare-datatypes" | "declare-datatype" => {
-                p.ctors.extend(constructors(items));
+                let (ctors, selectors) = constructors(items);
+                p.ctors.extend(ctors);
+                p.selectors.extend(selectors);
                 p.items.push(Item::Keep(text[c.start..c.end].to_string()));
             }
             "declare-var" => match items {
@@ -217,15 +221,15 @@ pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
     Err(format!("the input has no problem number {}", index + 1))
 }
 
-/// The constructors a `declare-datatypes` (SMT-LIB 2.6 or z3's older `(() ((N ctor ..)))`)
-/// or `declare-datatype` command declares, without quotes.
-fn constructors(items: &[Sexp]) -> Vec<String> {
+/// The constructors and selectors a `declare-datatypes` (SMT-LIB 2.6 or z3's older `(()
+/// ((N ctor ..)))`) or `declare-datatype` command declares, without quotes.
+fn constructors(items: &[Sexp]) -> (Vec<String>, Vec<String>) {
     let defs: Vec<&Sexp> = match items {
         [h, _, d] if h.atom() == Some("declare-datatype") => vec![d],
         [_, _, Sexp::List(ds)] => ds.iter().collect(),
         _ => vec![],
     };
-    let mut out = vec![];
+    let (mut out, mut sels) = (vec![], vec![]);
     for d in defs {
         let mut cs = d.list().unwrap_or_default();
         if cs.first().and_then(Sexp::atom) == Some("par") {
@@ -239,9 +243,13 @@ fn constructors(items: &[Sexp]) -> Vec<String> {
                 Sexp::List(l) => l.first().and_then(Sexp::atom),
             };
             out.extend(name.map(|n| unquote(n).to_string()));
+            for f in c.list().unwrap_or_default().iter().skip(1) {
+                let sel = f.list().and_then(|l| l.first()).and_then(Sexp::atom);
+                sels.extend(sel.map(|n| unquote(n).to_string()));
+            }
         }
     }
-    out
+    (out, sels)
 }
 
 /// `F` under a `forall` of the declared variables that occur in it.

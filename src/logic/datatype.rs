@@ -521,13 +521,74 @@ impl Records {
                     let _ = write!(w, "((as const {}) {})", dt.sort_text(s), self.default(e));
                     return Ok(w);
                 }
-                Err(format!(
-                    "a value of {} (an array indexed by a datatype) is not printed",
-                    dt.sort_text(s)
-                ))
+                self.curried_value(s, i, e, it)
             }
             _ => it.next().map(|v| v.to_string()).ok_or("missing value".into()),
         }
+    }
+
+    /// The value of an array indexed by a datatype `i`, from its curried parts: the stores
+    /// at every index where some part differs from its default. An error when a part's
+    /// defaults differ below the top (no finite store chain over a constant array writes it).
+    fn curried_value<'v>(
+        &self,
+        s: &DSort,
+        i: &DSort,
+        e: &DSort,
+        it: &mut dyn Iterator<Item = &'v Value>,
+    ) -> Result<String, String> {
+        let dt = &self.types;
+        let depth = dt.width(i);
+        let parts: Vec<&Value> = it.take(dt.width(e)).collect();
+        let mut defaults = vec![];
+        let mut points: Vec<Vec<(Vec<Value>, Value)>> = vec![];
+        for v in &parts {
+            let Some((d, pts)) = leaves(v, depth) else {
+                return self.curried_lambda(s, i, e, &parts);
+            };
+            defaults.push(d);
+            points.push(pts);
+        }
+        let default = self.value(e, &mut defaults.iter())?;
+        let mut idx: Vec<&Vec<Value>> = points.iter().flatten().map(|(k, _)| k).collect();
+        idx.sort();
+        idx.dedup();
+        let mut out = format!("((as const {}) {default})", dt.sort_text(s));
+        for k in idx {
+            let at: Vec<&Value> = points
+                .iter()
+                .zip(&defaults)
+                .map(|(pts, d)| pts.iter().find(|(j, _)| j == k).map_or(d, |(_, v)| v))
+                .collect();
+            let key = self.value(i, &mut k.iter())?;
+            let v = self.value(e, &mut at.into_iter())?;
+            out = format!("(store {out} {key} {v})");
+        }
+        Ok(out)
+    }
+
+    /// The value of an array indexed by a datatype `i` whose curried `parts` are no finite
+    /// store chain over it: `(lambda ((r I)) (select (select A (f1 r)) (f2 r)))`, with `A`
+    /// the curried value and `f1, f2` the index's parts; only for elements of a plain sort.
+    fn curried_lambda(
+        &self,
+        s: &DSort,
+        i: &DSort,
+        e: &DSort,
+        parts: &[&Value],
+    ) -> Result<String, String> {
+        if !self.types.curriable(e) {
+            return Err(format!("a value of {} is not printed", self.types.sort_text(s)));
+        }
+        let mut fresh = 0;
+        let index = self.part_exprs(i, "r!", &mut fresh);
+        let elems = parts.iter().map(|a| {
+            index
+                .iter()
+                .fold(a.to_string(), |acc, ix| format!("(select {acc} {ix})"))
+        });
+        let body = self.build(e, &mut elems.collect::<Vec<_>>().into_iter());
+        Ok(format!("(lambda ((r! {})) {body})", self.types.sort_text(i)))
     }
 
     /// The default value of `s` as text: the first constructor over defaults.
@@ -544,5 +605,57 @@ impl Records {
             DSort::Array(_, e) => format!("((as const {}) {})", self.types.sort_text(s), self.default(e)),
             s => s.default_text(),
         }
+    }
+}
+
+/// A curried array value of `depth` levels as its leaves' default and the points where it
+/// differs, by index tuple; `None` when an inner default differs from the leaves' default.
+fn leaves(v: &Value, depth: usize) -> Option<(Value, Vec<(Vec<Value>, Value)>)> {
+    if depth == 0 {
+        return Some((v.clone(), vec![]));
+    }
+    let Value::Array(a) = v else { return None };
+    let (d, inner) = leaves(&a.default, depth - 1)?;
+    if !inner.is_empty() {
+        return None;
+    }
+    let mut out = vec![];
+    for (k, x) in &a.points {
+        if depth == 1 {
+            out.push((vec![k.clone()], x.clone()));
+            continue;
+        }
+        let (d2, pts) = leaves(x, depth - 1)?;
+        if d2 != d {
+            return None;
+        }
+        out.extend(pts.into_iter().map(|(mut ix, y)| {
+            ix.insert(0, k.clone());
+            (ix, y)
+        }));
+    }
+    Some((d, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::{array_sort, array_value, Sort};
+    use num_bigint::BigInt;
+
+    #[test]
+    fn curried_leaves() {
+        let int = |n: i64| Value::Int(BigInt::from(n));
+        let ii = array_sort(Sort::Int, Sort::Int);
+        let c0 = array_value(ArrayValue::constant(ii, int(0)));
+        let mut inner = ArrayValue::constant(ii, int(0));
+        inner.points.push((int(0), int(5)));
+        let outer_sort = array_sort(ii, ii);
+        let mut outer = ArrayValue::constant(outer_sort, c0.clone());
+        outer.points.push((c0.clone(), array_value(inner)));
+        let v = array_value(outer);
+        let (d, pts) = leaves(&v, 2).expect("finite");
+        assert_eq!(d, int(0));
+        assert_eq!(pts, vec![(vec![c0, int(0)], int(5))]);
     }
 }

@@ -260,6 +260,7 @@ impl Run<'_> {
             crate::judge::Judgment::Undecided(e) => {
                 self.stats.judge_undecided += 1;
                 log::warn!("{engine}: the judge could not decide its answer: {e}");
+                log::debug!("undecided witness:\n{}", w.text());
                 Err(Some(Verdict::Unknown(Reason::NotValidated(e.to_string()))))
             }
         }
