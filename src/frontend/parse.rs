@@ -187,7 +187,7 @@ fn parser_failed(line: usize, panic: &Box<dyn std::any::Any + Send>) -> InputErr
 }
 
 /// Splits the input into top-level commands: (start byte, end byte, 1-based line).
-fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
+pub(crate) fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
     let mut out = vec![];
     let (mut i, mut line, mut depth) = (0usize, 1usize, 0usize);
     let (mut start, mut start_line) = (0usize, 0usize);

@@ -162,20 +162,43 @@ impl<'a> Rewriter<'a> {
         Ok((out, names))
     }
 
-    /// `0 <= tag < n` for each tag of a datatype with `n` constructors among `parts` (of a
-    /// value of sort `s`, from `at`), outside arrays.
+    /// For each datatype with several constructors among `parts` (of a value of sort `s`,
+    /// from `at`), outside arrays: `0 <= tag < n` for its `n` constructors, and the parts of
+    /// every other constructor than the tag's at their defaults (as a constructor term fills
+    /// them), so that a variable's parts are those of exactly one value.
     fn tag_ranges(&self, s: &DSort, parts: &[Sx], at: &mut usize, out: &mut Vec<Sx>) {
         match s {
             DSort::Data(d) => {
                 let t = &self.dt.types[*d];
-                if !t.is_record() {
-                    let tag = parts[*at].clone();
-                    out.push(Sx::app("<=", vec![Sx::a("0"), tag.clone()]));
-                    out.push(Sx::app("<", vec![tag, Sx::a(t.ctors.len().to_string())]));
-                    *at += 1;
+                if t.is_record() {
+                    for f in &t.ctors[0].fields {
+                        self.tag_ranges(&f.sort, parts, at, out);
+                    }
+                    return;
                 }
-                for f in t.ctors.iter().flat_map(|c| &c.fields) {
-                    self.tag_ranges(&f.sort, parts, at, out);
+                let tag = parts[*at].clone();
+                out.push(Sx::app("<=", vec![Sx::a("0"), tag.clone()]));
+                out.push(Sx::app("<", vec![tag.clone(), Sx::a(t.ctors.len().to_string())]));
+                *at += 1;
+                for (c, ctor) in t.ctors.iter().enumerate() {
+                    let start = *at;
+                    let mut defaults = vec![];
+                    for f in &ctor.fields {
+                        self.tag_ranges(&f.sort, parts, at, out);
+                        defaults.extend(self.defaults(&f.sort));
+                    }
+                    if *at == start {
+                        continue;
+                    }
+                    let eqs = parts[start..*at]
+                        .iter()
+                        .zip(defaults)
+                        .map(|(p, d)| Sx::app("=", vec![p.clone(), d]))
+                        .collect();
+                    out.push(Sx::app(
+                        "or",
+                        vec![Sx::app("=", vec![tag.clone(), Sx::a(c.to_string())]), Sx::and(eqs)],
+                    ));
                 }
             }
             s => *at += self.dt.width(s),
@@ -413,12 +436,21 @@ impl<'a> Rewriter<'a> {
     fn app(&mut self, h: &str, args: &[Sx], pos: bool, t: &Sx) -> R<Flat> {
         match h {
             "forall" | "exists" if args.len() == 2 => {
-                let (binders, names) = self.binders(&args[0], &mut vec![])?;
+                let mut ranges = vec![];
+                let (binders, names) = self.binders(&args[0], &mut ranges)?;
                 let body = self.boolean(&args[1], false);
                 self.unbind(&names);
-                let body = body?;
+                let mut body = body?;
                 if binders.is_empty() {
                     return Ok(Flat::boolean(body));
+                }
+                if !ranges.is_empty() {
+                    body = if h == "forall" {
+                        Sx::app("=>", vec![Sx::and(ranges), body])
+                    } else {
+                        ranges.push(body);
+                        Sx::and(ranges)
+                    };
                 }
                 Ok(Flat::boolean(Sx::List(vec![Sx::a(h), Sx::List(binders), body])))
             }
