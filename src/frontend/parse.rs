@@ -127,7 +127,11 @@ fn parse_all(input: &str) -> Result<Script, InputError> {
         if super::passes::records::has_datatypes(text, &commands) {
             let e = super::passes::records::eliminate(text, &commands, &queries)?;
             commands = split_commands(e.text.as_bytes())?;
-            (Some(e.text), e.queries, Some(std::sync::Arc::new(e.records)))
+            (
+                Some(e.text),
+                e.queries,
+                Some(std::sync::Arc::new(e.records)),
+            )
         } else {
             (translated, queries, None)
         }

@@ -17,7 +17,7 @@
 //! The front-end's pass (`frontend/passes/records`) rewrites the clauses by this layout; the
 //! witness printer maps answers back with [`Records`].
 
-use super::{Value, ArrayValue};
+use super::{ArrayValue, Value};
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
 
@@ -143,11 +143,19 @@ impl Datatypes {
     /// Gives datatype `d` its constructors, and checks the group is not recursive.
     pub fn define(&mut self, d: usize, ctors: Vec<Ctor>) -> Result<(), String> {
         for (c, ctor) in ctors.iter().enumerate() {
-            if self.ctor_of.insert(key(&ctor.name).to_string(), (d, c)).is_some() {
+            if self
+                .ctor_of
+                .insert(key(&ctor.name).to_string(), (d, c))
+                .is_some()
+            {
                 return Err(format!("constructor `{}` declared twice", ctor.name));
             }
             for (f, field) in ctor.fields.iter().enumerate() {
-                if self.sel_of.insert(key(&field.name).to_string(), (d, c, f)).is_some() {
+                if self
+                    .sel_of
+                    .insert(key(&field.name).to_string(), (d, c, f))
+                    .is_some()
+                {
                     return Err(format!("selector `{}` declared twice", field.name));
                 }
             }
@@ -415,7 +423,11 @@ impl Records {
                 if c.fields.is_empty() {
                     return c.name.clone();
                 }
-                let args: Vec<String> = c.fields.iter().map(|f| self.build(&f.sort, parts)).collect();
+                let args: Vec<String> = c
+                    .fields
+                    .iter()
+                    .map(|f| self.build(&f.sort, parts))
+                    .collect();
                 format!("({} {})", c.name, args.join(" "))
             }
             DSort::Array(i, e) if !e.is_plain() => {
@@ -482,9 +494,10 @@ impl Records {
                     Ok(format!("({name} {})", args.join(" ")))
                 }
             }
-            DSort::Array(i, e) if i.is_plain() && e.is_plain() => {
-                it.next().map(|v| v.to_string()).ok_or("missing value".into())
-            }
+            DSort::Array(i, e) if i.is_plain() && e.is_plain() => it
+                .next()
+                .map(|v| v.to_string())
+                .ok_or("missing value".into()),
             DSort::Array(i, e) if i.is_plain() => {
                 let n = dt.width(e);
                 let arrays: Vec<&ArrayValue> = (0..n)
@@ -493,7 +506,10 @@ impl Records {
                         _ => Err("an array part is not an array".to_string()),
                     })
                     .collect::<Result<_, _>>()?;
-                let mut idx: Vec<&Value> = arrays.iter().flat_map(|a| a.points.iter().map(|p| &p.0)).collect();
+                let mut idx: Vec<&Value> = arrays
+                    .iter()
+                    .flat_map(|a| a.points.iter().map(|p| &p.0))
+                    .collect();
                 idx.sort();
                 idx.dedup();
                 let defaults: Vec<&Value> = arrays.iter().map(|a| &a.default).collect();
@@ -523,7 +539,10 @@ impl Records {
                 }
                 self.curried_value(s, i, e, it)
             }
-            _ => it.next().map(|v| v.to_string()).ok_or("missing value".into()),
+            _ => it
+                .next()
+                .map(|v| v.to_string())
+                .ok_or("missing value".into()),
         }
     }
 
@@ -578,7 +597,10 @@ impl Records {
         parts: &[&Value],
     ) -> Result<String, String> {
         if !self.types.curriable(e) {
-            return Err(format!("a value of {} is not printed", self.types.sort_text(s)));
+            return Err(format!(
+                "a value of {} is not printed",
+                self.types.sort_text(s)
+            ));
         }
         let mut fresh = 0;
         let index = self.part_exprs(i, "r!", &mut fresh);
@@ -588,7 +610,10 @@ impl Records {
                 .fold(a.to_string(), |acc, ix| format!("(select {acc} {ix})"))
         });
         let body = self.build(e, &mut elems.collect::<Vec<_>>().into_iter());
-        Ok(format!("(lambda ((r! {})) {body})", self.types.sort_text(i)))
+        Ok(format!(
+            "(lambda ((r! {})) {body})",
+            self.types.sort_text(i)
+        ))
     }
 
     /// The default value of `s` as text: the first constructor over defaults.
@@ -602,7 +627,11 @@ impl Records {
                 let args: Vec<String> = c.fields.iter().map(|f| self.default(&f.sort)).collect();
                 format!("({} {})", c.name, args.join(" "))
             }
-            DSort::Array(_, e) => format!("((as const {}) {})", self.types.sort_text(s), self.default(e)),
+            DSort::Array(_, e) => format!(
+                "((as const {}) {})",
+                self.types.sort_text(s),
+                self.default(e)
+            ),
             s => s.default_text(),
         }
     }

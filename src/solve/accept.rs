@@ -85,6 +85,9 @@ impl Run<'_> {
         let t = Instant::now();
         let why = if self.expand {
             "--expand".to_string()
+        } else if self.orig.records.is_some() {
+            // a segment's formula is over the laid-out parts, not the input's datatypes
+            "the input has datatypes".to_string()
         } else {
             match p
                 .segments(psys)

@@ -54,9 +54,9 @@ pub fn declare(dt: &mut Datatypes, cmd: &[Sx]) -> Result<(), String> {
                 .zip(defs)
                 .map(|(n, d)| match (n.list(), d.list()) {
                     (Some([Sx::Atom(n), Sx::Atom(k)]), Some(cs)) if k == "0" => Ok((n.clone(), cs)),
-                    (Some([Sx::Atom(n), _]), _) => Err(format!(
-                        "parametric datatype `{n}` is not supported"
-                    )),
+                    (Some([Sx::Atom(n), _]), _) => {
+                        Err(format!("parametric datatype `{n}` is not supported"))
+                    }
                     _ => Err(malformed()),
                 })
                 .collect::<Result<_, _>>()?

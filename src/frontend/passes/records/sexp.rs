@@ -84,7 +84,10 @@ pub fn read(text: &str) -> Result<Sx, String> {
                 i += 1;
             }
             b')' => {
-                let l = stack.pop().filter(|_| !stack.is_empty()).ok_or("unbalanced `)`")?;
+                let l = stack
+                    .pop()
+                    .filter(|_| !stack.is_empty())
+                    .ok_or("unbalanced `)`")?;
                 stack.last_mut().unwrap().push(Sx::List(l));
                 i += 1;
             }
@@ -121,7 +124,10 @@ mod tests {
     #[test]
     fn reads_and_prints_as_written() {
         let s = read("(assert (forall ((|x y| Int)) ; c\n (P |x y| \"s\")))").unwrap();
-        assert_eq!(s.to_string(), "(assert (forall ((|x y| Int)) (P |x y| \"s\")))");
+        assert_eq!(
+            s.to_string(),
+            "(assert (forall ((|x y| Int)) (P |x y| \"s\")))"
+        );
         assert!(read("(a))").is_err());
         assert!(read("(a").is_err());
     }

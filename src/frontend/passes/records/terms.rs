@@ -178,7 +178,10 @@ impl<'a> Rewriter<'a> {
                 }
                 let tag = parts[*at].clone();
                 out.push(Sx::app("<=", vec![Sx::a("0"), tag.clone()]));
-                out.push(Sx::app("<", vec![tag.clone(), Sx::a(t.ctors.len().to_string())]));
+                out.push(Sx::app(
+                    "<",
+                    vec![tag.clone(), Sx::a(t.ctors.len().to_string())],
+                ));
                 *at += 1;
                 for (c, ctor) in t.ctors.iter().enumerate() {
                     let start = *at;
@@ -197,7 +200,10 @@ impl<'a> Rewriter<'a> {
                         .collect();
                     out.push(Sx::app(
                         "or",
-                        vec![Sx::app("=", vec![tag.clone(), Sx::a(c.to_string())]), Sx::and(eqs)],
+                        vec![
+                            Sx::app("=", vec![tag.clone(), Sx::a(c.to_string())]),
+                            Sx::and(eqs),
+                        ],
                     ));
                 }
             }
@@ -243,7 +249,13 @@ impl<'a> Rewriter<'a> {
                     n
                 })
                 .collect();
-            self.bind(v, Flat { sort: f.sort, parts });
+            self.bind(
+                v,
+                Flat {
+                    sort: f.sort,
+                    parts,
+                },
+            );
             names.push(key(v).to_string());
         }
         Ok((out, names))
@@ -266,7 +278,9 @@ impl<'a> Rewriter<'a> {
         if !b.is_empty() && b.iter().all(u8::is_ascii_digit) {
             return Ok(Flat::one(DSort::Int, Sx::a(a)));
         }
-        if b.first().is_some_and(u8::is_ascii_digit) && b.iter().all(|c| c.is_ascii_digit() || *c == b'.') {
+        if b.first().is_some_and(u8::is_ascii_digit)
+            && b.iter().all(|c| c.is_ascii_digit() || *c == b'.')
+        {
             return Ok(Flat::one(DSort::Real, Sx::a(a)));
         }
         if a == "true" || a == "false" {
@@ -311,7 +325,10 @@ impl<'a> Rewriter<'a> {
                 }
                 if self.scan {
                     self.note_read(i, e);
-                    return Ok(Flat { sort: s, parts: vec![] });
+                    return Ok(Flat {
+                        sort: s,
+                        parts: vec![],
+                    });
                 }
                 let index = self.dt.layout(i);
                 let parts = v
@@ -452,7 +469,11 @@ impl<'a> Rewriter<'a> {
                         Sx::and(ranges)
                     };
                 }
-                Ok(Flat::boolean(Sx::List(vec![Sx::a(h), Sx::List(binders), body])))
+                Ok(Flat::boolean(Sx::List(vec![
+                    Sx::a(h),
+                    Sx::List(binders),
+                    body,
+                ])))
             }
             "let" if args.len() == 2 => {
                 let (binds, names) = self.let_bindings(&args[0])?;
@@ -522,7 +543,10 @@ impl<'a> Rewriter<'a> {
                     .zip(b.parts)
                     .map(|(x, y)| Sx::app("ite", vec![c.clone(), x, y]))
                     .collect();
-                Ok(Flat { sort: a.sort, parts })
+                Ok(Flat {
+                    sort: a.sort,
+                    parts,
+                })
             }
             "select" if args.len() == 2 => {
                 let a = self.term(&args[0], false)?;
@@ -561,7 +585,10 @@ impl<'a> Rewriter<'a> {
                 }
                 if !is.is_plain() && self.scan {
                     self.note_read(&is, &es);
-                    return Ok(Flat { sort: a.sort, parts: vec![] });
+                    return Ok(Flat {
+                        sort: a.sort,
+                        parts: vec![],
+                    });
                 }
                 let parts = a
                     .parts
@@ -569,7 +596,10 @@ impl<'a> Rewriter<'a> {
                     .zip(v.parts)
                     .map(|(x, y)| store_chain(x, &i.parts, y))
                     .collect();
-                Ok(Flat { sort: a.sort, parts })
+                Ok(Flat {
+                    sort: a.sort,
+                    parts,
+                })
             }
             _ if self.preds.contains(key(h)) && !self.env.contains_key(key(h)) => {
                 let mut parts = vec![];
@@ -618,9 +648,7 @@ impl<'a> Rewriter<'a> {
 
     /// An operator over plain values, with its result's sort.
     fn plain_op(&mut self, h: &str, args: &[Sx], pos: bool, t: &Sx) -> R<Flat> {
-        let bool_ops = [
-            "or", "not", "=>", "xor", "<", "<=", ">", ">=", "is_int",
-        ];
+        let bool_ops = ["or", "not", "=>", "xor", "<", "<=", ">", ">=", "is_int"];
         let sort = if bool_ops.contains(&h) {
             DSort::Bool
         } else if ["div", "mod", "abs", "to_int"].contains(&h) {
@@ -638,7 +666,10 @@ impl<'a> Rewriter<'a> {
         for a in args {
             let f = self.term(a, false)?;
             if !f.sort.is_plain() || f.parts.len() != 1 {
-                return Err(format!("`{}`: a datatype's value as an argument of `{h}`", short(t)));
+                return Err(format!(
+                    "`{}`: a datatype's value as an argument of `{h}`",
+                    short(t)
+                ));
             }
             real |= f.sort == DSort::Real;
             xs.push(one(f));
@@ -659,7 +690,11 @@ fn one(f: Flat) -> Sx {
 /// `((as const S) v)`.
 fn const_array(s: &DSort, v: Sx) -> Sx {
     Sx::List(vec![
-        Sx::List(vec![Sx::a("as"), Sx::a("const"), super::sexp::read(&s.plain_text()).unwrap_or(Sx::a("?"))]),
+        Sx::List(vec![
+            Sx::a("as"),
+            Sx::a("const"),
+            super::sexp::read(&s.plain_text()).unwrap_or(Sx::a("?")),
+        ]),
         v,
     ])
 }

@@ -9,14 +9,19 @@ use std::io::Write;
 
 fn run(text: &str) -> Result<String, String> {
     let cmds = split_commands(text.as_bytes()).map_err(|e| e.to_string())?;
-    eliminate(text, &cmds, &[]).map(|e| e.text).map_err(|e| e.to_string())
+    eliminate(text, &cmds, &[])
+        .map(|e| e.text)
+        .map_err(|e| e.to_string())
 }
 
 #[test]
 fn recursive_datatypes_are_refused_with_their_line() {
     let direct = "(set-logic HORN)\n(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))";
     let e = run(direct).unwrap_err();
-    assert!(e.contains("line 2") && e.contains("recursive datatype `L`"), "{e}");
+    assert!(
+        e.contains("line 2") && e.contains("recursive datatype `L`"),
+        "{e}"
+    );
     // mutually, through an array
     let mutual = "(declare-datatypes ((A 0) (B 0)) (((a (fa B))) ((b (fb (Array Int A))))))";
     assert!(run(mutual).unwrap_err().contains("recursive datatype `A`"));
@@ -111,7 +116,12 @@ fn term(r: &mut Rng, s: S, d: usize) -> String {
                 format!("(ite ((_ is A) {o}) (ga {o}) 0)")
             }
             4 => format!("(select {} {})", term(r, S::Keyed, d), term(r, S::Pt, d)),
-            _ => format!("(ite {} {} {})", term(r, S::Bool, d), term(r, S::Int, d), term(r, S::Int, d)),
+            _ => format!(
+                "(ite {} {} {})",
+                term(r, S::Bool, d),
+                term(r, S::Int, d),
+                term(r, S::Int, d)
+            ),
         },
         S::Bool => atom(r, d),
         S::Pt if leaf => var(r, s),
@@ -132,7 +142,12 @@ fn term(r: &mut Rng, s: S, d: usize) -> String {
                 let o = term(r, S::Obj, d);
                 format!("(ite (is-B {o}) (gb {o}) (pt 0 1))")
             }
-            _ => format!("(ite {} {} {})", term(r, S::Bool, d), term(r, S::Pt, d), term(r, S::Pt, d)),
+            _ => format!(
+                "(ite {} {} {})",
+                term(r, S::Bool, d),
+                term(r, S::Pt, d),
+                term(r, S::Pt, d)
+            ),
         },
         S::Wrap if leaf => var(r, s),
         S::Wrap => format!("(wrap {} {})", term(r, S::Pt, d), term(r, S::Bool, d)),
@@ -143,7 +158,12 @@ fn term(r: &mut Rng, s: S, d: usize) -> String {
         S::Obj => match r.below(3) {
             0 => format!("(A {})", term(r, S::Int, d)),
             1 => format!("(B {})", term(r, S::Pt, d)),
-            _ => format!("(ite {} {} {})", term(r, S::Bool, d), term(r, S::Obj, d), term(r, S::Obj, d)),
+            _ => format!(
+                "(ite {} {} {})",
+                term(r, S::Bool, d),
+                term(r, S::Obj, d),
+                term(r, S::Obj, d)
+            ),
         },
         S::Unit => match r.below(2) {
             0 => "unit".into(),
@@ -245,9 +265,16 @@ fn rewritten_formulas_are_satisfiable_exactly_when_the_originals_are() {
             .find_map(|l| l.strip_prefix("(assert "))
             .and_then(|l| l.strip_suffix(')'))
             .expect("the rewritten assertion");
-        let original = z3(&z3_path, &format!("{DECLS}\n{consts}(assert {phi})\n(check-sat)\n"));
-        let flat = z3(&z3_path, &format!("(assert (not {rewritten}))\n(check-sat)\n"));
-        if !matches!(original.as_str(), "sat" | "unsat") || !matches!(flat.as_str(), "sat" | "unsat")
+        let original = z3(
+            &z3_path,
+            &format!("{DECLS}\n{consts}(assert {phi})\n(check-sat)\n"),
+        );
+        let flat = z3(
+            &z3_path,
+            &format!("(assert (not {rewritten}))\n(check-sat)\n"),
+        );
+        if !matches!(original.as_str(), "sat" | "unsat")
+            || !matches!(flat.as_str(), "sat" | "unsat")
         {
             continue; // undecided within the limit
         }
