@@ -31,6 +31,23 @@ pub fn kinductive_to_text(sys: &ChcSystem, k: usize, f: &Model) -> String {
 /// leaves it out).
 pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
     let decl = sys.pred(p);
+    if let Some(r) = sys.records.as_ref().filter(|r| r.changes(p.idx())) {
+        // over the input's sorts: the laid-out parameters are parts of the original ones
+        let body = m
+            .get(&p)
+            .map(|t| SmtTerm(t).to_string())
+            .unwrap_or_else(|| "false".into());
+        let (params, binds) = r.params(p.idx());
+        let body = if binds.is_empty() {
+            body
+        } else {
+            format!("(let ({binds}) {body})")
+        };
+        return format!(
+            "(define-fun {} ({params}) Bool {body})",
+            smt_symbol(&decl.name)
+        );
+    }
     let params: Vec<String> = decl
         .params()
         .iter()
@@ -145,6 +162,17 @@ fn ground_head(sys: &ChcSystem, s: &crate::chc::CexStep) -> String {
         return "false".into();
     };
     let name = smt_symbol(&sys.pred(h.pred).name);
+    if let Some(r) = sys.records.as_ref().filter(|r| r.changes(h.pred.idx())) {
+        // the values of the input's sorts, built from those of the laid-out arguments
+        let vals: Result<Vec<Value>, String> = h.args.iter().map(|a| eval(a, &s.vals)).collect();
+        let args = vals
+            .and_then(|v| r.ground_args(h.pred.idx(), &v))
+            .unwrap_or_else(|e| vec![format!("?{e}")]);
+        if args.is_empty() {
+            return name;
+        }
+        return format!("({name} {})", args.join(" "));
+    }
     if h.args.is_empty() {
         return name;
     }

@@ -169,6 +169,9 @@ impl Clause {
 pub struct ChcSystem {
     pub preds: Vec<PredDecl>,
     pub clauses: Vec<Clause>,
+    /// The input's datatypes, when the front-end eliminated them: how answers are written
+    /// back in the input's sorts ([`crate::logic::datatype::Records`]).
+    pub records: Option<std::sync::Arc<crate::logic::datatype::Records>>,
 }
 
 impl ChcSystem {

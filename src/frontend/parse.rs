@@ -138,6 +138,21 @@ fn parse_all(input: &str) -> Result<Script, InputError> {
     } else {
         (Format::ChcComp, None, vec![])
     };
+    // datatypes: eliminated on the commands' text, before parsing
+    let (translated, queries, records) = {
+        let text: &str = translated.as_deref().unwrap_or(&quoted);
+        if super::passes::records::has_datatypes(text, &commands) {
+            let e = super::passes::records::eliminate(text, &commands, &queries)?;
+            commands = split_commands(e.text.as_bytes())?;
+            (
+                Some(e.text),
+                e.queries,
+                Some(std::sync::Arc::new(e.records)),
+            )
+        } else {
+            (translated, queries, None)
+        }
+    };
     let input: &str = translated.as_deref().unwrap_or(&quoted);
     let mut p = Parser {
         input,
@@ -172,7 +187,11 @@ fn parse_all(input: &str) -> Result<Script, InputError> {
         groups.stop();
         r
     })?;
-    Ok(p.finish(format))
+    let mut script = p.finish(format);
+    for sys in &mut script.systems {
+        sys.records = records.clone();
+    }
+    Ok(script)
 }
 
 /// The error for a parser that panicked on the commands from line `line` on (0: somewhere).
@@ -189,7 +208,7 @@ fn parser_failed(line: usize, panic: &Box<dyn std::any::Any + Send>) -> InputErr
 }
 
 /// Splits the input into top-level commands: (start byte, end byte, 1-based line).
-fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
+pub(crate) fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
     let mut out = vec![];
     let (mut i, mut line, mut depth) = (0usize, 1usize, 0usize);
     let (mut start, mut start_line) = (0usize, 0usize);
@@ -658,6 +677,7 @@ impl Parser<'_> {
                         ChcSystem {
                             preds: self.sys.preds.clone(),
                             clauses: self.sys.clauses[..rules].to_vec(),
+                            records: None,
                         }
                     };
                     sys.clauses.extend(query);

@@ -15,7 +15,7 @@
 use super::input::{Item, Problem};
 use super::polarity::{split, split_name, Split};
 use super::process::{Answer, JudgeSolver, Process};
-use super::sexp::{read_one, Sexp};
+use super::sexp::{read_one, unquote, Sexp};
 use super::{stopped, Judgment};
 use std::fmt::Write;
 use std::time::Instant;
@@ -59,17 +59,23 @@ pub fn fact(p: &Problem, s: &Sexp) -> Result<Fact, String> {
     let args = args
         .iter()
         .zip(sorts)
-        .map(|(a, sort)| literal(a, sort))
+        .map(|(a, sort)| {
+            if lambda_literal(p, a) {
+                return Ok(a.to_string());
+            }
+            literal(p, a, sort)
+        })
         .collect::<Result<_, _>>()?;
     Ok(Fact::App(q, args))
 }
 
-/// A ground argument as a literal of `sort`: a numeral, `(- x)`, `(/ x y)` or a Boolean;
-/// integer numerals of a Real argument (as Golem prints them) get a `.0`.
-fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
+/// A ground argument as a literal of `sort`: a numeral, `(- x)`, `(/ x y)`, a Boolean or a
+/// constructor (one of `ctors`, the input's) applied to literals; integer numerals of a Real
+/// argument (as Golem prints them) get a `.0`.
+fn literal(p: &Problem, a: &Sexp, sort: &str) -> Result<String, String> {
     if sort.starts_with("(Array") {
         // stores of literals over a constant array, exactly as printed
-        return if array_literal(a) {
+        return if array_literal(p, a) {
             Ok(a.to_string())
         } else {
             Err(format!("{a} is not an array literal"))
@@ -84,9 +90,9 @@ fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
         Sexp::List(l) => {
             matches!(l.first().and_then(Sexp::atom), Some("-" | "/"))
                 && (2..=3).contains(&l.len())
-                && l[1..].iter().all(|x| literal(x, sort).is_ok())
+                && l[1..].iter().all(|x| literal(p, x, sort).is_ok())
         }
-    };
+    } || ctor_literal(p, a);
     if !ok {
         return Err(format!("{a} is not a literal"));
     }
@@ -97,11 +103,53 @@ fn literal(a: &Sexp, sort: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// `(lambda ((r S)) body)`, a function written with literals (an array indexed by a
+/// datatype): the body built from `r`, literals, `select` and the input's selectors.
+fn lambda_literal(p: &Problem, a: &Sexp) -> bool {
+    let Some([h, Sexp::List(bs), body]) = a.list() else {
+        return false;
+    };
+    let Some([Sexp::Atom(r), _]) = bs.first().and_then(Sexp::list) else {
+        return false;
+    };
+    fn ok(p: &Problem, r: &str, t: &Sexp) -> bool {
+        match t {
+            Sexp::Atom(x) => x == r || literal(p, t, "").is_ok(),
+            Sexp::List(l) => match l.split_first() {
+                Some((Sexp::Atom(f), [x, i])) if f == "select" => ok(p, r, x) && ok(p, r, i),
+                Some((Sexp::Atom(f), [x])) if p.selectors.iter().any(|s| s == unquote(f)) => {
+                    ok(p, r, x)
+                }
+                Some((Sexp::Atom(f), args)) if p.ctors.iter().any(|s| s == unquote(f)) => {
+                    args.iter().all(|x| ok(p, r, x))
+                }
+                _ => array_literal(p, t) || literal(p, t, "").is_ok(),
+            },
+        }
+    }
+    h.atom() == Some("lambda") && bs.len() == 1 && ok(p, r, body)
+}
+
+/// A constructor of the input (one of `ctors`, without quotes) alone, or applied to
+/// literals of any sort (the judge's solver checks the sorts).
+fn ctor_literal(p: &Problem, a: &Sexp) -> bool {
+    let is_ctor = |x: &str| p.ctors.iter().any(|c| c == unquote(x));
+    match a {
+        Sexp::Atom(x) => is_ctor(x),
+        Sexp::List(l) => match l.split_first() {
+            Some((Sexp::Atom(h), args)) if is_ctor(h) => args
+                .iter()
+                .all(|x| array_literal(p, x) || lambda_literal(p, x) || literal(p, x, "").is_ok()),
+            _ => false,
+        },
+    }
+}
+
 /// `((as const S) v)` or `(store A i v)` with `A` an array literal and `i`, `v` literals (of
 /// any sort: the judge's solver checks the sorts).
-fn array_literal(a: &Sexp) -> bool {
+fn array_literal(p: &Problem, a: &Sexp) -> bool {
     let Sexp::List(l) = a else { return false };
-    let any = |x: &Sexp| array_literal(x) || literal(x, "").is_ok();
+    let any = |x: &Sexp| array_literal(p, x) || literal(p, x, "").is_ok();
     match l.first() {
         Some(Sexp::List(h)) => {
             l.len() == 2
@@ -111,7 +159,7 @@ fn array_literal(a: &Sexp) -> bool {
                 && any(&l[1])
         }
         Some(x) if x.atom() == Some("store") => {
-            l.len() == 4 && array_literal(&l[1]) && any(&l[2]) && any(&l[3])
+            l.len() == 4 && array_literal(p, &l[1]) && any(&l[2]) && any(&l[3])
         }
         _ => false,
     }

@@ -65,6 +65,10 @@ pub struct Problem {
     pub items: Vec<Item>,
     pub preds: Vec<Pred>,
     pub asserts: Vec<Assert>,
+    /// The constructors of the declared datatypes (without quotes): literals in derivations.
+    pub ctors: Vec<String>,
+    /// Their selectors (without quotes): in the bodies of `lambda` values.
+    pub selectors: Vec<String>,
 }
 
 impl Problem {
@@ -179,6 +183,12 @@ pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
                     sorts: sorts.iter().map(|s| s.to_string()).collect(),
                 });
             }
+            "declare-datatypes" | "declare-datatype" => {
+                let (ctors, selectors) = constructors(items);
+                p.ctors.extend(ctors);
+                p.selectors.extend(selectors);
+                p.items.push(Item::Keep(text[c.start..c.end].to_string()));
+            }
             "declare-var" => match items {
                 [_, Sexp::Atom(v), s] => vars.push((v.clone(), s.clone())),
                 _ => return Err(bad()),
@@ -209,6 +219,37 @@ pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
         return Ok(p);
     }
     Err(format!("the input has no problem number {}", index + 1))
+}
+
+/// The constructors and selectors a `declare-datatypes` (SMT-LIB 2.6 or z3's older `(()
+/// ((N ctor ..)))`) or `declare-datatype` command declares, without quotes.
+fn constructors(items: &[Sexp]) -> (Vec<String>, Vec<String>) {
+    let defs: Vec<&Sexp> = match items {
+        [h, _, d] if h.atom() == Some("declare-datatype") => vec![d],
+        [_, _, Sexp::List(ds)] => ds.iter().collect(),
+        _ => vec![],
+    };
+    let (mut out, mut sels) = (vec![], vec![]);
+    for d in defs {
+        let mut cs = d.list().unwrap_or_default();
+        if cs.first().and_then(Sexp::atom) == Some("par") {
+            cs = cs.get(2).and_then(Sexp::list).unwrap_or_default();
+        } else if cs.first().is_some_and(|c| c.atom().is_some()) {
+            cs = &cs[1..]; // (N ctor ..)
+        }
+        for c in cs {
+            let name = match c {
+                Sexp::Atom(a) => Some(a.as_str()),
+                Sexp::List(l) => l.first().and_then(Sexp::atom),
+            };
+            out.extend(name.map(|n| unquote(n).to_string()));
+            for f in c.list().unwrap_or_default().iter().skip(1) {
+                let sel = f.list().and_then(|l| l.first()).and_then(Sexp::atom);
+                sels.extend(sel.map(|n| unquote(n).to_string()));
+            }
+        }
+    }
+    (out, sels)
 }
 
 /// `F` under a `forall` of the declared variables that occur in it.

@@ -133,6 +133,9 @@ impl Run<'_> {
         let t = Instant::now();
         let why = if self.expand {
             "--expand".to_string()
+        } else if self.orig.records.is_some() {
+            // a segment's formula is over the laid-out parts, not the input's datatypes
+            "the input has datatypes".to_string()
         } else {
             match p
                 .segments(psys)
@@ -308,6 +311,7 @@ impl Run<'_> {
             crate::judge::Judgment::Undecided(e) => {
                 self.stats.judge_undecided += 1;
                 log::warn!("{engine}: the judge could not decide its answer: {e}");
+                log::debug!("undecided witness:\n{}", w.text());
                 Err(Some(Verdict::Unknown(Reason::NotValidated(e.to_string()))))
             }
         }

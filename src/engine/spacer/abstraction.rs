@@ -266,7 +266,11 @@ impl<'s> Prep<'s> {
                 }
             })
             .collect();
-        ChcSystem { preds, clauses }
+        ChcSystem {
+            preds,
+            clauses,
+            records: None,
+        }
     }
 }
 

@@ -226,6 +226,8 @@ struct Translator<'a> {
     rels: FxHashMap<&'a str, (&'a str, Vec<&'a str>)>,
     out: String,
     queries: Vec<usize>,
+    /// The names of the datatypes declared so far (by key).
+    datatypes: rustc_hash::FxHashSet<&'a str>,
 }
 
 /// Rewrites a fixedpoint file (`commands` as [`super::split_commands`] found them).
@@ -239,6 +241,7 @@ pub(super) fn translate(
         rels: FxHashMap::default(),
         out: String::with_capacity(input.len() + input.len() / 4),
         queries: vec![],
+        datatypes: Default::default(),
     };
     let mut copied = 0;
     for &(start, end, line) in commands {
@@ -293,7 +296,9 @@ impl<'a> Translator<'a> {
                 let sort_text = self.text(sort);
                 // an array sort is checked by the parser of the translation
                 let array = sort_text.starts_with('(') && sort_text[1..].trim_start().starts_with("Array");
-                if !matches!(sort_text, "Int" | "Bool" | "Real") && !array {
+                // a declared datatype is checked by the records pass
+                let datatype = self.datatypes.contains(key(sort_text));
+                if !matches!(sort_text, "Int" | "Bool" | "Real") && !array && !datatype {
                     return Err(err(format!(
                         "declare-var `{}`: unsupported sort `{sort_text}`: only Int, Real, Bool and arrays of them are supported",
                         self.text(v)
@@ -407,6 +412,28 @@ impl<'a> Translator<'a> {
                 return Err(err(format!(
                     "`{name}` in a z3 fixedpoint file (one with declare-rel, rule or query): state clauses with rule and ask with query"
                 )))
+            }
+            "declare-datatypes" | "declare-datatype" => {
+                // the names: `((N 0) ..)`, z3's `() ((N ctor ..) ..)` or `N`
+                let names = match name {
+                    "declare-datatype" => items.get(1).copied().into_iter().collect(),
+                    _ if items.get(1).is_some_and(|&r| self.text(r).trim() == "()") => items
+                        .get(2)
+                        .map(|&r| items_of(self.input, r))
+                        .unwrap_or_default(),
+                    _ => items.get(1).map(|&r| items_of(self.input, r)).unwrap_or_default(),
+                };
+                for n in names {
+                    let first = if self.text(n).starts_with('(') {
+                        items_of(self.input, n).first().copied()
+                    } else {
+                        Some(n)
+                    };
+                    if let Some(f) = first {
+                        self.datatypes.insert(key(self.text(f)));
+                    }
+                }
+                self.out.push_str(&self.input[start..end]);
             }
             _ => self.out.push_str(&self.input[start..end]),
         }

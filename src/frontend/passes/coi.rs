@@ -111,6 +111,7 @@ impl Pass for ConeOfInfluence {
             let mut out = ChcSystem {
                 preds: sys.preds.clone(),
                 clauses: vec![],
+                records: sys.records.clone(),
             };
             let mut origins = vec![];
             for (i, c) in sys.clauses.iter().enumerate() {

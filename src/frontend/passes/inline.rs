@@ -367,6 +367,7 @@ impl Pass for Inline {
         let out = ChcSystem {
             preds: sys.preds.clone(),
             clauses: cls,
+            records: sys.records.clone(),
         };
         let back = Back {
             origins,

@@ -7,6 +7,7 @@
 mod coi;
 mod inline;
 mod qe;
+pub mod records;
 mod segment;
 mod simplify;
 

@@ -23,6 +23,7 @@ impl Pass for Simplify {
         let mut out = ChcSystem {
             preds: sys.preds.clone(),
             clauses: vec![],
+            records: sys.records.clone(),
         };
         let mut origins = vec![];
         for (i, c) in sys.clauses.iter().enumerate() {
