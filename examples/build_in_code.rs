@@ -51,6 +51,7 @@ fn main() {
                 line: 0,
             },
         ],
+        ..ChcSystem::default()
     };
     print!("{sys}");
     for (engines, jobs) in [(vec![], Some(2)), (vec![EngineKind::Pdr], None)] {

@@ -458,11 +458,7 @@ impl Records {
         Ok(out)
     }
 
-    fn value<'v>(
-        &self,
-        s: &DSort,
-        it: &mut dyn Iterator<Item = &'v Value>,
-    ) -> Result<String, String> {
+    fn value(&self, s: &DSort, it: &mut dyn Iterator<Item = &Value>) -> Result<String, String> {
         let dt = &self.types;
         match s {
             DSort::Data(d) => {
@@ -549,12 +545,12 @@ impl Records {
     /// The value of an array indexed by a datatype `i`, from its curried parts: the stores
     /// at every index where some part differs from its default. An error when a part's
     /// defaults differ below the top (no finite store chain over a constant array writes it).
-    fn curried_value<'v>(
+    fn curried_value(
         &self,
         s: &DSort,
         i: &DSort,
         e: &DSort,
-        it: &mut dyn Iterator<Item = &'v Value>,
+        it: &mut dyn Iterator<Item = &Value>,
     ) -> Result<String, String> {
         let dt = &self.types;
         let depth = dt.width(i);
