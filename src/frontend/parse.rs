@@ -424,6 +424,12 @@ impl Parser<'_> {
         first_line: usize,
         cmds: &[(usize, usize, usize)],
     ) -> Result<(), InputError> {
+        // the unit tests' way to make parsing panic, here as on a parsing thread (which of
+        // the two parses a group depends on the timing)
+        #[cfg(test)]
+        if text.contains("|chcsolve-test-panic|") {
+            panic!("injected for a test");
+        }
         // the symbol table moves to the stream (on an error it stays there: the parse is over)
         let mut stream = CommandStream::new(text.as_bytes(), std::mem::take(&mut self.syn), None);
         for &(start, end, line) in cmds {
