@@ -19,6 +19,7 @@ mod convert;
 mod fixedpoint;
 mod names;
 mod normalize;
+mod split;
 mod syntax;
 mod visitor;
 
@@ -28,6 +29,7 @@ use crate::chc::{ChcSystem, Clause, PredApp, PredDecl, PredId};
 use crate::logic::*;
 use smt2parser::concrete::Command;
 use smt2parser::CommandStream;
+pub(crate) use split::split_commands;
 use std::ops::Range;
 use syntax::{Cmd, Node, SortId, Sym, Syntax, TermId};
 
@@ -207,100 +209,6 @@ fn parser_failed(line: usize, panic: &Box<dyn std::any::Any + Send>) -> InputErr
     )
 }
 
-/// Splits the input into top-level commands: (start byte, end byte, 1-based line).
-pub(crate) fn split_commands(b: &[u8]) -> Result<Vec<(usize, usize, usize)>, InputError> {
-    let mut out = vec![];
-    let (mut i, mut line, mut depth) = (0usize, 1usize, 0usize);
-    let (mut start, mut start_line) = (0usize, 0usize);
-    while i < b.len() {
-        let c = b[i];
-        match c {
-            b'\n' => line += 1,
-            b';' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'"' | b'|' => {
-                let (open_line, close) = (line, c);
-                i += 1;
-                loop {
-                    if i >= b.len() {
-                        let what = if close == b'"' {
-                            "string"
-                        } else {
-                            "quoted symbol"
-                        };
-                        return Err(InputError::new(
-                            open_line,
-                            format!("unexpected end of input: unterminated {what}"),
-                        ));
-                    }
-                    if b[i] == b'\n' {
-                        line += 1;
-                    }
-                    if b[i] == close {
-                        // "" inside a string is an escaped quote
-                        if close == b'"' && i + 1 < b.len() && b[i + 1] == b'"' {
-                            i += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    i += 1;
-                }
-                if depth == 0 {
-                    return Err(InputError::new(line, "unexpected text outside a command"));
-                }
-            }
-            b'(' => {
-                if depth == 0 {
-                    start = i;
-                    start_line = line;
-                }
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(too_deep(line));
-                }
-            }
-            b')' => {
-                if depth == 0 {
-                    return Err(InputError::new(line, "unbalanced `)`"));
-                }
-                depth -= 1;
-                if depth == 0 {
-                    out.push((start, i + 1, start_line));
-                }
-            }
-            c if c.is_ascii_whitespace() => {}
-            _ if depth == 0 => {
-                let end = b[i..]
-                    .iter()
-                    .position(|c| c.is_ascii_whitespace() || *c == b'(')
-                    .map_or(b.len(), |p| i + p);
-                let text = String::from_utf8_lossy(&b[i..end.min(i + 30)]).to_string();
-                return Err(InputError::new(
-                    line,
-                    format!("unexpected text `{text}` outside a command"),
-                ));
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    if depth > 0 {
-        return Err(InputError::new(
-            start_line,
-            "unexpected end of input: the command starting here is not closed (truncated file?)",
-        ));
-    }
-    if out.is_empty() {
-        return Err(InputError::new(0, "empty input: no commands"));
-    }
-    Ok(out)
-}
-
 /// Where a term sits in a clause body: conjunctive top level, where predicate
 /// applications may stand, or anywhere else.
 enum Mode<'a> {
@@ -351,7 +259,8 @@ enum Step {
     Print(ScriptCommand),
 }
 
-fn short(t: &impl std::fmt::Display) -> String {
+/// `t`'s text, cut at 60 characters.
+pub(crate) fn short(t: &impl std::fmt::Display) -> String {
     let s = t.to_string();
     if s.len() > 60 {
         let mut cut = 57;

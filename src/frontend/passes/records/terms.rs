@@ -721,14 +721,5 @@ fn wrap_let(binds: Vec<Sx>, body: Sx) -> Sx {
 
 /// `t`'s text, cut at 60 characters.
 pub fn short(t: &Sx) -> String {
-    let s = t.to_string();
-    if s.len() > 60 {
-        let mut cut = 57;
-        while !s.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        format!("{}...", &s[..cut])
-    } else {
-        s
-    }
+    crate::frontend::parse::short(t)
 }
