@@ -209,3 +209,56 @@ impl TsEngine for KInduction {
         crate::engine::EngineStats::new(self.smt, fields)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::solver;
+    use crate::testing::ts::inductive_failure;
+
+    fn var(n: &str) -> Term {
+        mk_var(n, Sort::Int)
+    }
+
+    /// `a = b = 0; a' = b, b' = a`, query `a != 0`: `a = 0` is 2-inductive, not 1-inductive.
+    fn swap() -> TransitionSystem {
+        let vars = |ns: &[&str]| -> Vec<Var> {
+            ns.iter()
+                .map(|n| Var {
+                    name: (*n).into(),
+                    sort: Sort::Int,
+                })
+                .collect()
+        };
+        TransitionSystem {
+            state: vars(&["a", "b"]),
+            next: vars(&["a'", "b'"]),
+            init: mk_and(vec![mk_eq(var("a"), mk_int(0)), mk_eq(var("b"), mk_int(0))]),
+            trans: mk_and(vec![mk_eq(var("a'"), var("b")), mk_eq(var("b'"), var("a"))]),
+            query: mk_not(mk_eq(var("a"), mk_int(0))),
+        }
+    }
+
+    #[test]
+    fn a_wanted_model_is_an_interpolated_quantifier_free_strengthening() {
+        let Some(z3) = solver(crate::smt::SolverKind::Z3) else {
+            return;
+        };
+        let ts = swap();
+        for wanted in [false, true] {
+            let mut e = KInduction::new(Config {
+                inductive_model: wanted,
+                ..Config::default()
+            });
+            let TsAnswer::SafeKInductive {
+                k, strengthening, ..
+            } = e.solve(&ts, &z3)
+            else {
+                panic!("not a k-inductive answer");
+            };
+            assert_eq!(k, 2);
+            assert_eq!(has_quantifier(&strengthening), !wanted, "{strengthening:?}");
+            assert_eq!(inductive_failure(&z3, &ts, &strengthening), None);
+        }
+    }
+}
