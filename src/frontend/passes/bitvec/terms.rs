@@ -410,7 +410,11 @@ impl<'a> Rewriter<'a> {
             Some(_) => t.clone(),
             None => self.enc.abs(w, t.clone()),
         };
-        let (q, r) = self.udiv(w, abs_s, abs_t)?;
+        // a definition of a fresh quotient reads `s` and `t` under their bindings
+        self.lets.push(Sx::List(binds.clone()));
+        let qr = self.udiv(w, abs_s, abs_t);
+        self.lets.pop();
+        let (q, r) = qr?;
         let out = match op {
             "bvsdiv" => {
                 let nq = self.enc.neg(w, q.clone());
@@ -480,9 +484,10 @@ impl<'a> Rewriter<'a> {
         }
         // the definition is stated in the clause's body, under the `let`s around here
         let wrap_lets = |lets: &[Sx], t: Sx| {
-            lets.iter().rev().fold(t, |t, bs| {
-                Sx::List(vec![Sx::a("let"), bs.clone(), t])
-            })
+            lets.iter()
+                .rev()
+                .filter(|bs| bs.list().is_some_and(|l| !l.is_empty()))
+                .fold(t, |t, bs| Sx::List(vec![Sx::a("let"), bs.clone(), t]))
         };
         let k = format!("{:?} {a} {b}", self.lets);
         if let Some(qr) = self.divisions.get(&k) {
@@ -519,13 +524,14 @@ impl<'a> Rewriter<'a> {
     /// `((_ zero_extend k) x)`, `((_ sign_extend k) x)`, `((_ rotate_left k) x)`,
     /// `((_ rotate_right k) x)`, `((_ repeat k) x)`, `((_ int2bv w) n)`.
     fn indexed(&mut self, h: &[Sx], args: &[Sx], t: &Sx) -> R<T> {
-        let idx: Vec<u32> = h[1..]
+        let idx: Option<Vec<u32>> = h
+            .get(2..)
+            .unwrap_or_default()
             .iter()
             .map(|i| i.atom().and_then(|a| a.parse().ok()))
-            .collect::<Option<_>>()
-            .unwrap_or_default();
-        let name = match (h.first().and_then(Sx::atom), h.get(1).and_then(Sx::atom)) {
-            (Some("_"), Some(n)) if idx.len() + 1 == h.len() - 1 => n,
+            .collect();
+        let name = match (h.first().and_then(Sx::atom), h.get(1).and_then(Sx::atom), &idx) {
+            (Some("_"), Some(n), Some(_)) if h.len() > 2 => n,
             _ => {
                 let xs = self.args(args)?;
                 let mut l = vec![Sx::List(h.to_vec())];
@@ -533,7 +539,7 @@ impl<'a> Rewriter<'a> {
                 return Ok((None, Sx::List(l)));
             }
         };
-        let idx = &idx[..];
+        let idx = &idx.unwrap_or_default()[..];
         if matches!(name, "int2bv" | "int_to_bv") {
             let [w] = idx else {
                 return Err(format!("malformed `{}`", short(t)));
