@@ -262,7 +262,13 @@ mod tests {
                 panic!("not a k-inductive answer");
             };
             assert_eq!(k, 2);
-            assert_eq!(has_quantifier(&strengthening), !wanted, "{strengthening:?}");
+            let by = if wanted {
+                "interpolation"
+            } else {
+                "quantified"
+            };
+            assert_eq!(e.strengthening_by, by);
+            assert!(!has_quantifier(&strengthening), "{strengthening:?}");
             assert_eq!(inductive_failure(&z3, &ts, &strengthening), None);
         }
     }
