@@ -141,6 +141,7 @@
 //!         Clause { body: vec![app(&x)], constraint: mk_eq(x.clone(), mk_int(7)), head: None, line: 0 },
 //!     ],
 //!     records: None,
+//!     bitvecs: None,
 //! };
 //! let out = solve_system(sys, &Options::default()).unwrap();
 //! assert_eq!(out.verdict.word(), "sat"); // x stays even

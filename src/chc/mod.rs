@@ -174,6 +174,9 @@ pub struct ChcSystem {
     /// The input's datatypes, when the front-end eliminated them: how answers are written
     /// back in the input's sorts ([`crate::logic::datatype::Records`]).
     pub records: Option<std::sync::Arc<crate::logic::datatype::Records>>,
+    /// The input's bit-vectors, when the front-end eliminated them: how answers are
+    /// written back in the input's sorts ([`crate::logic::bitvec::Bitvecs`]).
+    pub bitvecs: Option<std::sync::Arc<crate::logic::bitvec::Bitvecs>>,
 }
 
 impl ChcSystem {

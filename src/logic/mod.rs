@@ -3,6 +3,7 @@
 mod arith;
 pub mod array;
 pub mod array_elim;
+pub mod bitvec;
 pub mod datatype;
 mod defs;
 mod eval;
