@@ -1,7 +1,7 @@
 //! chcsolve: a solver for constrained Horn clauses (CHCs) over linear integer and linear real
 //! arithmetic (and clauses that mix `Int` and `Real`), with arrays of them (`Array` sorts with
-//! `select`, `store` and constant arrays; the engines that handle arrays are listed by
-//! [`engine::EngineKind::handles_arrays`]).
+//! `select`, `store` and constant arrays; each engine says whether it takes them, by
+//! [`engine::Engine::supports`]).
 //!
 //! # Guarantees
 //!
@@ -141,6 +141,7 @@
 //!         Clause { body: vec![app(&x)], constraint: mk_eq(x.clone(), mk_int(7)), head: None, line: 0 },
 //!     ],
 //!     records: None,
+//!     bitvecs: None,
 //! };
 //! let out = solve_system(sys, &Options::default()).unwrap();
 //! assert_eq!(out.verdict.word(), "sat"); // x stays even

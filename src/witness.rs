@@ -57,6 +57,19 @@ pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
         .get(&p)
         .map(|t| SmtTerm(t).to_string())
         .unwrap_or_else(|| "false".into());
+    if let Some(b) = sys.bitvecs.as_ref().filter(|b| b.changes(p.idx())) {
+        // over the input's bit-vector sorts: the body reads their values as integers
+        let names: Vec<(String, String)> = decl
+            .params()
+            .iter()
+            .map(|v| (smt_symbol(&v.name), v.sort.to_string()))
+            .collect();
+        let (params, binds) = b.params(p.idx(), &names);
+        return format!(
+            "(define-fun {} ({params}) Bool (let ({binds}) {body}))",
+            smt_symbol(&decl.name)
+        );
+    }
     format!(
         "(define-fun {} ({}) Bool {body})",
         smt_symbol(&decl.name),
@@ -176,13 +189,15 @@ fn ground_head(sys: &ChcSystem, s: &crate::chc::CexStep) -> String {
     if h.args.is_empty() {
         return name;
     }
+    let bitvecs = sys.bitvecs.as_ref().filter(|b| b.changes(h.pred.idx()));
     let args: Vec<String> = h
         .args
         .iter()
-        .map(|a| {
-            eval(a, &s.vals)
-                .map(|v| v.to_string())
-                .unwrap_or("?".into())
+        .enumerate()
+        .map(|(i, a)| match (eval(a, &s.vals), bitvecs) {
+            (Ok(v), Some(b)) => b.arg(h.pred.idx(), i, &v),
+            (Ok(v), None) => v.to_string(),
+            (Err(_), _) => "?".into(),
         })
         .collect();
     format!("({name} {})", args.join(" "))

@@ -140,7 +140,21 @@ fn parse_all(input: &str) -> Result<Script, InputError> {
     } else {
         (Format::ChcComp, None, vec![])
     };
-    // datatypes: eliminated on the commands' text, before parsing
+    // bit-vectors, then datatypes: eliminated on the commands' text, before parsing
+    let (translated, queries, bitvecs) = {
+        let text: &str = translated.as_deref().unwrap_or(&quoted);
+        if super::passes::bitvec::has_bitvectors(text) {
+            let e = super::passes::bitvec::eliminate(text, &commands, &queries)?;
+            commands = split_commands(e.text.as_bytes())?;
+            (
+                Some(e.text),
+                e.queries,
+                Some(std::sync::Arc::new(e.bitvecs)),
+            )
+        } else {
+            (translated, queries, None)
+        }
+    };
     let (translated, queries, records) = {
         let text: &str = translated.as_deref().unwrap_or(&quoted);
         if super::passes::records::has_datatypes(text, &commands) {
@@ -192,6 +206,7 @@ fn parse_all(input: &str) -> Result<Script, InputError> {
     let mut script = p.finish(format);
     for sys in &mut script.systems {
         sys.records = records.clone();
+        sys.bitvecs = bitvecs.clone();
     }
     Ok(script)
 }
@@ -392,7 +407,8 @@ impl Parser<'_> {
             Some(op::REAL) => Ok(Sort::Real),
             None if self.syn.array_sort_parts(s).is_some() => {
                 let (i, e) = self.syn.array_sort_parts(s).unwrap();
-                Ok(array_sort(self.sort(i)?, self.sort(e)?))
+                try_array_sort(self.sort(i)?, self.sort(e)?)
+                    .map_err(|why| self.err_at(&self.syn.c_sort(s).to_string(), why))
             }
             _ => {
                 let c = self.syn.c_sort(s);
@@ -593,6 +609,7 @@ impl Parser<'_> {
                             preds: self.sys.preds.clone(),
                             clauses: self.sys.clauses[..rules].to_vec(),
                             records: None,
+                            bitvecs: None,
                         }
                     };
                     sys.clauses.extend(query);

@@ -88,6 +88,7 @@ fn literal(p: &Problem, a: &Sexp, sort: &str) -> Result<String, String> {
             x == "true"
                 || x == "false"
                 || (!x.is_empty() && x.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+                || bitvec_literal(x, sort)
         }
         Sexp::List(l) => {
             matches!(l.first().and_then(Sexp::atom), Some("-" | "/"))
@@ -103,6 +104,27 @@ fn literal(p: &Problem, a: &Sexp, sort: &str) -> Result<String, String> {
         s = realify(a);
     }
     Ok(s)
+}
+
+/// A `#x..` or `#b..` literal of the bit-vector sort `sort` (`(_ BitVec w)`, its width).
+fn bitvec_literal(x: &str, sort: &str) -> bool {
+    let width = sort
+        .strip_prefix('(')
+        .and_then(|s| s.strip_suffix(')'))
+        .map(|s| s.split_whitespace().collect::<Vec<_>>());
+    let Some(["_", "BitVec", w]) = width.as_deref() else {
+        return false;
+    };
+    let Ok(w) = w.parse::<usize>() else {
+        return false;
+    };
+    if let Some(d) = x.strip_prefix("#x") {
+        d.len() * 4 == w && d.bytes().all(|b| b.is_ascii_hexdigit())
+    } else if let Some(d) = x.strip_prefix("#b") {
+        d.len() == w && d.bytes().all(|b| b == b'0' || b == b'1')
+    } else {
+        false
+    }
 }
 
 /// `(lambda ((r S)) body)`, a function written with literals (an array indexed by a

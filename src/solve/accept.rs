@@ -136,6 +136,9 @@ impl Run<'_> {
         } else if self.orig.records.is_some() {
             // a segment's formula is over the laid-out parts, not the input's datatypes
             "the input has datatypes".to_string()
+        } else if self.orig.bitvecs.is_some() {
+            // a segment's formula is over integers, not the input's bit-vectors
+            "the input has bit-vectors".to_string()
         } else {
             match p
                 .segments(psys)

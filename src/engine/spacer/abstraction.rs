@@ -270,6 +270,7 @@ impl<'s> Prep<'s> {
             preds,
             clauses,
             records: None,
+            bitvecs: None,
         }
     }
 }

@@ -298,7 +298,9 @@ impl<'a> Translator<'a> {
                 let array = sort_text.starts_with('(') && sort_text[1..].trim_start().starts_with("Array");
                 // a declared datatype is checked by the records pass
                 let datatype = self.datatypes.contains(key(sort_text));
-                if !matches!(sort_text, "Int" | "Bool" | "Real") && !array && !datatype {
+                // and a bit-vector by the bit-vector pass
+                let bitvec = crate::logic::bitvec::sort_width(sort_text).is_some();
+                if !matches!(sort_text, "Int" | "Bool" | "Real") && !array && !datatype && !bitvec {
                     return Err(err(format!(
                         "declare-var `{}`: unsupported sort `{sort_text}`: only Int, Real, Bool and arrays of them are supported",
                         self.text(v)

@@ -368,6 +368,7 @@ impl Pass for Inline {
             preds: sys.preds.clone(),
             clauses: cls,
             records: sys.records.clone(),
+            bitvecs: sys.bitvecs.clone(),
         };
         let back = Back {
             origins,

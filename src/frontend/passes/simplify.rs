@@ -24,6 +24,7 @@ impl Pass for Simplify {
             preds: sys.preds.clone(),
             clauses: vec![],
             records: sys.records.clone(),
+            bitvecs: sys.bitvecs.clone(),
         };
         let mut origins = vec![];
         for (i, c) in sys.clauses.iter().enumerate() {

@@ -17,7 +17,7 @@
 //! docs/records.md for the encoding and its choices.
 
 mod decl;
-mod sexp;
+pub(super) mod sexp;
 mod terms;
 #[cfg(test)]
 mod tests;
