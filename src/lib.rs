@@ -1,7 +1,7 @@
 //! chcsolve: a solver for constrained Horn clauses (CHCs) over linear integer and linear real
 //! arithmetic (and clauses that mix `Int` and `Real`), with arrays of them (`Array` sorts with
-//! `select`, `store` and constant arrays; the engines that handle arrays are listed by
-//! [`engine::EngineKind::handles_arrays`]).
+//! `select`, `store` and constant arrays; each engine says whether it takes them, by
+//! [`engine::Engine::supports`]).
 //!
 //! # Guarantees
 //!

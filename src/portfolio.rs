@@ -258,20 +258,16 @@ fn run_engine(
     cfg: &SolverConfig,
 ) -> Report {
     let start = Instant::now();
-    if !e.handles_arrays() && problem.graph.has_arrays() {
-        log::info!("{}: does not handle arrays, steps aside", e.name());
-        return Report {
-            engine: e,
-            answer: Answer::Unknown(Stop::Unsupported(format!(
-                "{} does not handle arrays",
-                e.name()
-            ))),
-            stats: EngineStats::default(),
-            seconds: 0.0,
-        };
-    }
     let ran = catch_unwind(AssertUnwindSafe(|| {
         let mut engine = e.make(opts);
+        if let Err(what) = engine.supports(&problem.features) {
+            log::info!("{}: does not take {what}, steps aside", e.name());
+            let why = format!("{} does not take {what}", e.name());
+            return (
+                Answer::Unknown(Stop::Unsupported(why)),
+                EngineStats::default(),
+            );
+        }
         let answer = engine.solve(problem, cfg);
         (answer, engine.stats())
     }));
@@ -307,6 +303,7 @@ mod tests {
         let ts = crate::ts::TsAdapter::new(&psys).map(Arc::new);
         Problem {
             ts,
+            features: crate::chc::Features::of(&sys).preprocessed(&psys),
             graph: Arc::new(psys),
             seeds: Default::default(),
         }

@@ -9,6 +9,7 @@
 //! candidate schedules on the per-file times of every engine alone on the LIA-Lin dev set
 //! (see docs/engines.md, "Portfolio"), for 2 and 8 cores.
 
+use crate::chc::Features;
 use crate::engine::EngineKind::{self, *};
 use std::time::Duration;
 
@@ -179,6 +180,65 @@ fn pdr_spacer(cores: usize, more: [EngineKind; 2]) -> Vec<Lane> {
     }
 }
 
+/// The measured schedule for a system with features `f` on `cores` cores: [`non_linear`]
+/// when clauses stay non-linear after preprocessing, else [`arrays`], [`linearized`],
+/// [`reals`] or [`for_cores`], in that order; steps whose engine does not take `f`
+/// ([`EngineKind::supports`]) are left out.
+pub fn default_for(f: &Features, cores: usize) -> Vec<Lane> {
+    let lanes = if !f.linear {
+        non_linear(cores)
+    } else if f.arrays {
+        // linear, or linear after preprocessing (SeaHorn's non-linear encodings)
+        arrays(cores)
+    } else if !f.linear_input {
+        linearized(cores)
+    } else if f.reals {
+        reals(cores)
+    } else {
+        for_cores(cores)
+    };
+    lanes
+        .into_iter()
+        .filter_map(|mut l| {
+            l.steps.retain(|s| s.engine.supports(f).is_ok());
+            if let Some(last) = l.steps.last_mut() {
+                last.slice = None;
+            }
+            (!l.steps.is_empty()).then_some(l)
+        })
+        .collect()
+}
+
+/// The lanes of a run: the engines the user named (`--engine`) that take `f`, each alone;
+/// else the `given` schedule (`--schedule`, on linear systems only); else [`default_for`].
+/// Also the lines that tell the user which named engines do not take `f`
+/// (`--engine: tpa does not take arrays; running the default schedule`).
+pub fn choose(
+    f: &Features,
+    cores: usize,
+    named: &[EngineKind],
+    given: Option<&[Lane]>,
+) -> (Vec<Lane>, Vec<String>) {
+    let (taken, refused): (Vec<EngineKind>, Vec<EngineKind>) =
+        named.iter().partition(|e| e.supports(f).is_ok());
+    let then = if taken.is_empty() {
+        "running the default schedule"
+    } else {
+        "running the other named engines"
+    };
+    let lines = refused
+        .iter()
+        .filter_map(|e| e.supports(f).err().map(|what| (e, what)))
+        .map(|(e, what)| format!("--engine: {} does not take {what}; {then}", e.name()))
+        .collect();
+    let lanes = match given {
+        _ if !taken.is_empty() => each_alone(&taken),
+        Some(lanes) if named.is_empty() && f.linear => lanes.to_vec(),
+        _ => default_for(f, cores),
+    };
+    (lanes, lines)
+}
+
 /// The cores to schedule for: `jobs` when given, else what the machine offers.
 pub fn cores(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| {
@@ -296,6 +356,59 @@ mod tests {
             "pdr runs to the end, trl never starts"
         );
         assert!(parse("pdr:x").is_err() && parse("pdr:-1").is_err() && parse("nope").is_err());
+    }
+
+    #[test]
+    fn the_schedule_follows_the_features_and_asks_the_engines() {
+        let lia = Features {
+            linear: true,
+            linear_input: true,
+            ints: true,
+            ..Features::default()
+        };
+        assert_eq!(default_for(&lia, 2), for_cores(2));
+        let arr = Features {
+            arrays: true,
+            ..lia
+        };
+        assert_eq!(default_for(&arr, 2), arrays(2));
+        let nl = Features {
+            linear: false,
+            linear_input: false,
+            ..lia
+        };
+        assert_eq!(default_for(&nl, 2), non_linear(2));
+        let lin = Features {
+            linear_input: false,
+            ..lia
+        };
+        assert_eq!(default_for(&lin, 2), linearized(2));
+        let real = Features { reals: true, ..lia };
+        assert_eq!(default_for(&real, 4), reals(4));
+        // every engine of a default schedule takes the system it is chosen for
+        for f in [lia, arr, nl, lin, real] {
+            for n in 1..=8 {
+                for l in default_for(&f, n) {
+                    assert!(l.steps.iter().all(|s| s.engine.supports(&f).is_ok()));
+                }
+            }
+        }
+        // a named engine that does not take the system: a line, and the default
+        let (lanes, lines) = choose(&arr, 2, &[Tpa], None);
+        assert_eq!(lanes, arrays(2));
+        assert_eq!(
+            lines,
+            ["--engine: tpa does not take arrays; running the default schedule"]
+        );
+        let (lanes, lines) = choose(&arr, 2, &[Tpa, Pdr], None);
+        assert_eq!(lanes, each_alone(&[Pdr]));
+        assert_eq!(lines.len(), 1);
+        let (lanes, lines) = choose(&nl, 2, &[Pdr, Spacer], None);
+        assert_eq!(lanes, each_alone(&[Spacer]));
+        assert!(lines[0].contains("pdr does not take non-linear clauses"));
+        let given = parse("imc | tpa").unwrap();
+        assert_eq!(choose(&lia, 2, &[], Some(&given)).0, given);
+        assert_eq!(choose(&nl, 2, &[], Some(&given)).0, non_linear(2));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The library entry point: parse, preprocess, run the engines, translate the answer back,
 //! validate it against the original clauses, and only then report it.
 
-use crate::chc::ChcSystem;
 use crate::chc::{chain, AccelCex, Cex, Model};
+use crate::chc::{ChcSystem, Features};
 use crate::engine::{AccelAnswer, Answer, EngineKind, EngineOptions, EngineStats, Problem, Stop};
 use crate::frontend::passes::{
     accel_cex_back, cex_back, eliminate_quantifiers, model_back, preprocess_shared, BackTranslate,
@@ -211,6 +211,8 @@ pub struct Stats {
     pub clauses: usize,
     pub clauses_after_preprocessing: usize,
     pub predicates: usize,
+    /// What the system uses ([`Features`]'s line: `linear, sorts Int Bool, no quantifiers`).
+    pub features: String,
     /// The engine whose answer was printed.
     pub winner: Option<&'static str>,
     /// Answers checked by the validator, and how many of them failed (each failure is a bug).
@@ -380,11 +382,12 @@ fn solve_judged_here(
         p.record("predicates", sys.preds.len());
     });
     let deadline = opts.timeout.map(|t| start + t);
+    let features = Features::of(&sys);
     let z3_path = opts.paths.find(SolverKind::Z3).map_err(SolveError::Setup)?;
     let (kind, engine_path) = match opts.solver {
         Some(k) => (k, opts.paths.find(k).map_err(SolveError::Setup)?),
         // yices prints array values as opaque names (`@fun_5`): z3 for arrays
-        None if sys.has_arrays() => (SolverKind::Z3, z3_path.clone()),
+        None if features.arrays => (SolverKind::Z3, z3_path.clone()),
         None => match opts.paths.find(SolverKind::Yices) {
             Ok(p) => (SolverKind::Yices, p),
             Err(_) => (SolverKind::Z3, z3_path.clone()),
@@ -395,8 +398,8 @@ fn solve_judged_here(
     smt.tee_dir = opts.tee_dir.clone();
     smt.memory_limit_mb = opts.memory_limit;
     smt.paths = opts.paths.clone();
-    smt.reals = sys.has_reals();
-    smt.arrays = sys.has_arrays();
+    smt.reals = features.reals;
+    smt.arrays = features.arrays;
     let mut judges = vec![crate::judge::JudgeSolver::Z3(z3_path.clone())];
     if opts.validate == Validate::Twice {
         let p = opts
@@ -432,6 +435,7 @@ fn solve_judged_here(
     let sys = Arc::new(sys);
     let mut run = Run {
         orig: &sys,
+        features,
         z3,
         smt: smt.clone(),
         deadline,
@@ -479,6 +483,8 @@ fn solve_judged_here(
 
 struct Run<'a> {
     orig: &'a Arc<ChcSystem>,
+    /// What the input uses; linearity from the preprocessed system once it is built.
+    features: Features,
     z3: SolverConfig,
     /// The engines' solver, for the models of quantifier elimination.
     smt: SolverConfig,
@@ -549,21 +555,16 @@ impl Run<'_> {
         if self.over_memory() {
             return Verdict::Unknown(memory_limit_reason(self.memory_limit));
         }
+        self.features = self.features.preprocessed(&psys);
+        let features = self.features;
+        self.stats.features = features.to_string();
+        progress(opts, |p| p.record("features", features));
         let cores = crate::schedule::cores(opts.jobs);
-        let lanes = if !opts.engines.is_empty() {
-            crate::schedule::each_alone(&opts.engines)
-        } else if let Some(s) = &opts.schedule {
-            s.clone()
-        } else if self.orig.has_arrays() {
-            // linear, or linear after preprocessing (SeaHorn's non-linear encodings)
-            crate::schedule::arrays(cores)
-        } else if !self.orig.is_linear() {
-            crate::schedule::linearized(cores)
-        } else if self.orig.has_reals() {
-            crate::schedule::reals(cores)
-        } else {
-            crate::schedule::for_cores(cores)
-        };
+        let (lanes, lines) =
+            crate::schedule::choose(&features, cores, &opts.engines, opts.schedule.as_deref());
+        for line in lines {
+            log::warn!("{line}");
+        }
         let t = Instant::now();
         let invariants = match self.absint(&psys, &backs, opts, smt) {
             Ok(invs) => invs,
@@ -578,18 +579,7 @@ impl Run<'_> {
                 ts: None,
                 graph,
                 seeds: Arc::new(absint::seeds(&psys, invariants, None)),
-            };
-            // engines the user named run if they take the clause graph; else the default
-            let graph_engines: Vec<EngineKind> = opts
-                .engines
-                .iter()
-                .copied()
-                .filter(|e| matches!(e, EngineKind::Spacer | EngineKind::SpacerLocal))
-                .collect();
-            let lanes = if graph_engines.is_empty() {
-                crate::schedule::non_linear(cores)
-            } else {
-                crate::schedule::each_alone(&graph_engines)
+                features,
             };
             progress(opts, |p| {
                 p.stage("engines");
@@ -644,6 +634,7 @@ impl Run<'_> {
             ts: Some(Arc::new(adapter)),
             graph,
             seeds,
+            features,
         };
         let pf = Portfolio::start(&lanes, &problem, &opts.engine_options, smt);
         self.portfolio(pf, &psys, &backs, opts)

@@ -183,6 +183,29 @@ fn stats_report_validation() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("; validations: 1 (failed: 0)"), "{err}");
+    assert!(
+        err.contains("; features: linear, sorts Int, no quantifiers"),
+        "{err}"
+    );
+}
+
+/// `--engine X` on a system X does not take: one line saying so, then the default schedule.
+#[test]
+fn an_engine_that_does_not_take_the_system_gives_way_to_the_default() {
+    let out = chcsolve()
+        .args(["--engine", "tpa", "--stats"])
+        .arg(bench_dir().join("array/swap-unsat.smt2"))
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(s.starts_with("unsat"), "{s} {err}");
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("--engine: tpa does not take arrays; running the default schedule"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(err.contains("sorts Int Array"), "{err}");
 }
 
 #[test]

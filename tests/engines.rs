@@ -129,6 +129,17 @@ fn every_engine_answers_a_real_problem() {
 /// On a system with arrays, BMC, k-induction, PDR and Spacer answer (validated), and every
 /// other engine steps aside at once with `unknown` (never a wrong answer, never a crash):
 /// "at once" is its run's stop reason, unsupported, after no solver query at all.
+/// A linear system over `Int` with arrays.
+fn with_arrays() -> chcsolve::chc::Features {
+    chcsolve::chc::Features {
+        linear: true,
+        linear_input: true,
+        ints: true,
+        arrays: true,
+        ..Default::default()
+    }
+}
+
 #[test]
 fn arrays_are_left_to_the_engines_that_handle_them() {
     let answers = [
@@ -140,7 +151,7 @@ fn arrays_are_left_to_the_engines_that_handle_them() {
         (EngineKind::Spacer, "array/summary-unsat.smt2", "unsat"),
     ];
     for (e, path, expected) in answers {
-        assert!(e.handles_arrays());
+        assert!(e.supports(&with_arrays()).is_ok());
         assert_eq!(
             run(path, expected, vec![e], 60),
             expected,
@@ -151,10 +162,11 @@ fn arrays_are_left_to_the_engines_that_handle_them() {
     let input = std::fs::read_to_string(bench_dir().join("array/swap-unsat.smt2")).unwrap();
     for e in <EngineKind as chcsolve::engine::Named>::ALL
         .iter()
-        .filter(|e| !e.handles_arrays())
+        .filter(|e| e.supports(&with_arrays()).is_err())
     {
+        // a schedule runs as given: the engine is asked, and steps aside
         let opts = Options {
-            engines: vec![*e],
+            schedule: Some(chcsolve::schedule::each_alone(&[*e])),
             timeout: Some(Duration::from_secs(60)),
             absint: chcsolve::absint::Config {
                 enabled: false,
@@ -181,6 +193,15 @@ fn arrays_are_left_to_the_engines_that_handle_them() {
                 r.stats.smt.queries
             );
         }
+        // named with `--engine`, it is not run: the default schedule answers instead
+        let opts = Options {
+            engines: vec![*e],
+            timeout: Some(Duration::from_secs(60)),
+            ..Options::default()
+        };
+        let out = solve_str(&input, &opts).unwrap();
+        assert_eq!(out.verdict.word(), "unsat", "{}", e.name());
+        assert!(out.stats.engines.iter().all(|r| r.name != e.name()));
     }
 }
 
@@ -229,7 +250,7 @@ fn every_engine_is_never_wrong_on_unsat_problems() {
         let rows: Vec<Vec<String>> = rows
             .iter()
             .filter(|r| {
-                e.handles_arrays()
+                e.supports(&with_arrays()).is_ok()
                     || !(r[0].starts_with("array/")
                         || std::fs::read_to_string(bench_dir().join(&r[0]))
                             .is_ok_and(|t| t.contains("Array")))

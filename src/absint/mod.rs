@@ -26,7 +26,7 @@ pub mod karr;
 #[cfg(test)]
 mod tests;
 
-use crate::chc::{ChcSystem, PredId};
+use crate::chc::{ChcSystem, Features, PredId};
 use crate::logic::*;
 use crate::smt::SolverConfig;
 use clause::LinClause;
@@ -94,9 +94,15 @@ pub enum Outcome {
 }
 
 /// Runs the analyses on `sys` and checks their candidates with a solver of `smt_cfg`.
-pub fn analyze(sys: &ChcSystem, cfg: &Config, smt_cfg: &SolverConfig, budget: Duration) -> Outcome {
+pub fn analyze(
+    sys: &ChcSystem,
+    features: &Features,
+    cfg: &Config,
+    smt_cfg: &SolverConfig,
+    budget: Duration,
+) -> Outcome {
     let start = Instant::now();
-    if sys.has_reals() || sys.has_arrays() {
+    if features.reals || features.arrays {
         return Outcome::Skipped("reals or arrays");
     }
     if sys.clauses.len() > cfg.max_clauses {

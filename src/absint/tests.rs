@@ -165,7 +165,14 @@ fn karr_modulo_two_keeps_a_parity_that_needs_a_relation() {
     );
     assert!(congs[0].as_ref().unwrap()[0].is_top());
     // and the pass answers with it
-    let out = analyze(&sys, &Config::default(), &yices(), Duration::from_secs(30));
+    let f = crate::chc::Features::of(&sys);
+    let out = analyze(
+        &sys,
+        &f,
+        &Config::default(),
+        &yices(),
+        Duration::from_secs(30),
+    );
     assert!(
         matches!(
             out,
@@ -262,7 +269,14 @@ fn the_pass_answers_the_planted_problems_with_their_invariants() {
     ];
     for (file, inv) in cases {
         let sys = parse_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
-        let out = analyze(&sys, &Config::default(), &yices(), Duration::from_secs(20));
+        let f = crate::chc::Features::of(&sys);
+        let out = analyze(
+            &sys,
+            &f,
+            &Config::default(),
+            &yices(),
+            Duration::from_secs(20),
+        );
         let Outcome::Done {
             invariants,
             blocks_queries,

@@ -3,8 +3,10 @@
 //! front-end produces it; preprocessing, engines, validation and the library use it.
 
 mod cert;
+mod features;
 
 pub use cert::{accel_cex_len, chain, is_chain, AccelCex, Cex, CexStep, Link, Model, Segment};
+pub use features::Features;
 
 use crate::logic::{free_vars, mk_var_of, subst, SmtTerm, Sort, Term, TermNode, Var};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -180,42 +182,6 @@ pub struct ChcSystem {
 impl ChcSystem {
     pub fn pred(&self, p: PredId) -> &PredDecl {
         &self.preds[p.idx()]
-    }
-
-    /// True when a predicate argument or a clause variable has sort `Real` (also as part of
-    /// an array sort).
-    pub fn has_reals(&self) -> bool {
-        self.has_sort(&|s| s == Sort::Real)
-    }
-
-    /// True when a predicate argument or a clause variable is an array.
-    pub fn has_arrays(&self) -> bool {
-        self.has_sort(&|s| s.is_array())
-    }
-
-    /// True when a predicate argument or a clause variable has a sort containing one that
-    /// `f` accepts.
-    fn has_sort(&self, f: &dyn Fn(Sort) -> bool) -> bool {
-        fn mentions(s: Sort, f: &dyn Fn(Sort) -> bool) -> bool {
-            f(s) || s
-                .array_parts()
-                .is_some_and(|(i, e)| mentions(i, f) || mentions(e, f))
-        }
-        self.preds
-            .iter()
-            .any(|p| p.sorts.iter().any(|&s| mentions(s, f)))
-            || self.clauses.iter().any(|c| {
-                let args = c
-                    .body
-                    .iter()
-                    .chain(c.head.iter())
-                    .flat_map(|a| a.args.iter());
-                args.chain([&c.constraint]).any(|t| {
-                    crate::logic::free_vars(t)
-                        .iter()
-                        .any(|v| mentions(v.sort, f))
-                })
-            })
     }
 
     /// True when no clause has two or more body predicates.

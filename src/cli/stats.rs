@@ -147,6 +147,7 @@ pub fn stats_json(o: &Outcome) -> serde_json::Value {
         "predicates": s.predicates,
         "clauses": s.clauses,
         "clauses-after-preprocessing": s.clauses_after_preprocessing,
+        "features": s.features,
         "winner": s.winner,
         "validations": s.validations,
         "validation-failures": s.validation_failures,
@@ -184,6 +185,7 @@ pub fn print_stats(o: &Outcome) {
         s.clauses,
         s.clauses_after_preprocessing
     );
+    errln!("; features: {}", s.features);
     errln!("; winner: {}", s.winner.unwrap_or("none"));
     errln!(
         "; absint: {} in {:.3}s ({} of {} candidates kept, {} solver queries)",

@@ -6,7 +6,7 @@
 
 use super::{Stop, TsAnswer, TsEngine};
 use crate::absint::Seeds;
-use crate::chc::{AccelCex, Cex, ChcSystem, Model};
+use crate::chc::{AccelCex, Cex, ChcSystem, Features, Model};
 use crate::smt::{SmtStats, SolverConfig};
 use crate::ts::{AccelPath, TsAdapter};
 use std::fmt;
@@ -22,6 +22,9 @@ pub struct Problem {
     pub ts: Option<Arc<TsAdapter>>,
     /// Invariants proven by [`crate::absint`], for PDR's and Spacer's first frames.
     pub seeds: Arc<Seeds>,
+    /// What the system uses ([`Features::of`], linearity after preprocessing): the
+    /// portfolio runs only the engines that take it ([`Engine::supports`]).
+    pub features: Features,
 }
 
 /// An engine's answer, on the preprocessed clause graph.
@@ -164,6 +167,10 @@ pub trait Engine: Send {
     /// Runs to an answer, or until `smt.kill` kills its solvers (then `Unknown(Killed)`).
     fn solve(&mut self, problem: &Problem, smt: &SolverConfig) -> Answer;
     fn stats(&self) -> EngineStats;
+    /// Does the engine take a system with these features? `Err` names the first thing it
+    /// does not take (`arrays`, `non-linear clauses`), for a line such as `tpa does not take
+    /// arrays`. The portfolio, the schedule and `--engine` ask this, nothing else.
+    fn supports(&self, f: &Features) -> Result<(), &'static str>;
 }
 
 /// A transition-system engine on the clause graph: it runs on the problem's transition
@@ -174,6 +181,14 @@ pub struct OnTs(pub Box<dyn TsEngine>);
 impl Engine for OnTs {
     fn name(&self) -> &'static str {
         self.0.name()
+    }
+
+    /// Linear clauses only (a transition system), and what the engine itself takes.
+    fn supports(&self, f: &Features) -> Result<(), &'static str> {
+        match f.beyond(true, false) {
+            Some(what) => Err(what),
+            None => self.0.supports(f),
+        }
     }
 
     fn solve(&mut self, problem: &Problem, smt: &SolverConfig) -> Answer {

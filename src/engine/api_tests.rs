@@ -14,6 +14,7 @@ fn problem(path: &str) -> Problem {
     let (psys, _) = crate::frontend::passes::preprocess(&sys);
     Problem {
         ts: crate::ts::TsAdapter::new(&psys).map(Arc::new),
+        features: crate::chc::Features::of(&sys).preprocessed(&psys),
         graph: Arc::new(psys),
         seeds: Default::default(),
     }

@@ -62,6 +62,11 @@ impl TsEngine for Bmc {
         self.run(ts, smt).unwrap_or_else(TsAnswer::Unknown)
     }
 
+    /// Every sort, arrays included (BMC, k-induction and PDR's projection work over arrays).
+    fn supports(&self, _f: &crate::chc::Features) -> Result<(), &'static str> {
+        Ok(())
+    }
+
     fn stats(&self) -> crate::engine::EngineStats {
         crate::engine::EngineStats::new(self.smt, vec![("depth", self.depth.into())])
     }

@@ -130,6 +130,15 @@ pub trait TsEngine: Send {
     /// Takes the invariants [`crate::absint`] proved before [`TsEngine::solve`] (PDR starts
     /// its frames with them); the default ignores them.
     fn seed(&mut self, _seeds: &crate::absint::Seeds) {}
+    /// Does the engine take a (linear) system with these features ([`Engine::supports`])?
+    /// The default takes every sort but arrays: interpolation and acceleration, which most
+    /// engines use, are not done over arrays.
+    fn supports(&self, f: &crate::chc::Features) -> Result<(), &'static str> {
+        match f.beyond(false, true) {
+            Some(what) => Err(what),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The engines `--engine` can name.
@@ -184,17 +193,10 @@ impl EngineKind {
         Named::name(self)
     }
 
-    /// Does the engine run on systems with arrays? The others use interpolation or
-    /// acceleration, which chcsolve does not do over arrays; they step aside at start.
-    pub fn handles_arrays(self) -> bool {
-        matches!(
-            self,
-            EngineKind::Bmc
-                | EngineKind::Kind
-                | EngineKind::Pdr
-                | EngineKind::Spacer
-                | EngineKind::SpacerLocal
-        )
+    /// Does the engine, with its default settings, take a system with these features
+    /// ([`Engine::supports`])?
+    pub fn supports(self, f: &crate::chc::Features) -> Result<(), &'static str> {
+        self.make(&EngineOptions::default()).supports(f)
     }
 
     /// The engine built from its settings in `opts`.

@@ -11,6 +11,7 @@
 //! `(reset)` everything before it (`reset-assertions`, whose reading depends on
 //! `:global-declarations`, is not supported).
 
+use super::datatypes::{self, constructors};
 use super::sexp::{head_atom, read_one, spans, unquote, Sexp};
 
 /// A predicate: its name as written, its name without quotes and its argument sorts (as
@@ -93,8 +94,16 @@ const IGNORED: [&str; 10] = [
     "get-proof",
 ];
 
-/// The `index`-th problem (0-based: per `check-sat`, or per `query` of a fixedpoint file).
+/// The `index`-th problem (0-based: per `check-sat`, or per `query` of a fixedpoint file),
+/// its datatype declarations in dependency order ([`datatypes::order`]).
 pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
+    let mut p = commands(text, index)?;
+    datatypes::order(&mut p.items)?;
+    Ok(p)
+}
+
+/// The `index`-th problem, its commands in input order.
+fn commands(text: &str, index: usize) -> Result<Problem, String> {
     let cmds = spans(text)?;
     let heads: Vec<Option<String>> = cmds.iter().map(|c| head_atom(&text[c.start..])).collect();
     let fixedpoint = heads.iter().any(|h| {
@@ -219,37 +228,6 @@ pub fn problem(text: &str, index: usize) -> Result<Problem, String> {
         return Ok(p);
     }
     Err(format!("the input has no problem number {}", index + 1))
-}
-
-/// The constructors and selectors a `declare-datatypes` (SMT-LIB 2.6 or z3's older `(()
-/// ((N ctor ..)))`) or `declare-datatype` command declares, without quotes.
-fn constructors(items: &[Sexp]) -> (Vec<String>, Vec<String>) {
-    let defs: Vec<&Sexp> = match items {
-        [h, _, d] if h.atom() == Some("declare-datatype") => vec![d],
-        [_, _, Sexp::List(ds)] => ds.iter().collect(),
-        _ => vec![],
-    };
-    let (mut out, mut sels) = (vec![], vec![]);
-    for d in defs {
-        let mut cs = d.list().unwrap_or_default();
-        if cs.first().and_then(Sexp::atom) == Some("par") {
-            cs = cs.get(2).and_then(Sexp::list).unwrap_or_default();
-        } else if cs.first().is_some_and(|c| c.atom().is_some()) {
-            cs = &cs[1..]; // (N ctor ..)
-        }
-        for c in cs {
-            let name = match c {
-                Sexp::Atom(a) => Some(a.as_str()),
-                Sexp::List(l) => l.first().and_then(Sexp::atom),
-            };
-            out.extend(name.map(|n| unquote(n).to_string()));
-            for f in c.list().unwrap_or_default().iter().skip(1) {
-                let sel = f.list().and_then(|l| l.first()).and_then(Sexp::atom);
-                sels.extend(sel.map(|n| unquote(n).to_string()));
-            }
-        }
-    }
-    (out, sels)
 }
 
 /// `F` under a `forall` of the declared variables that occur in it.

@@ -19,6 +19,7 @@
 //! Every solver must accept. A judge that cannot decide in time, answers `unknown` or
 //! cannot read an assertion leaves the answer [`Judgment::Undecided`], never rejected.
 
+mod datatypes;
 mod derivation;
 mod input;
 mod kinductive;

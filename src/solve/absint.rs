@@ -48,6 +48,7 @@ impl Run<'_> {
         }
         let out = analyze(
             psys,
+            &self.features,
             &opts.absint,
             smt,
             budget.max(Duration::from_millis(1)),

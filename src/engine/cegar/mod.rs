@@ -350,6 +350,14 @@ impl crate::engine::Engine for Cegar {
         Cegar::solve(self, &problem.graph, smt)
     }
 
+    /// Linear clauses (a control-flow automaton) without arrays (its interpolants).
+    fn supports(&self, f: &crate::chc::Features) -> Result<(), &'static str> {
+        match f.beyond(false, false) {
+            Some(what) => Err(what),
+            None => Ok(()),
+        }
+    }
+
     fn stats(&self) -> crate::engine::EngineStats {
         self.counters()
     }

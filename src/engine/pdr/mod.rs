@@ -216,6 +216,11 @@ impl TsEngine for Pdr {
         }
     }
 
+    /// Every sort, arrays included (BMC, k-induction and PDR's projection work over arrays).
+    fn supports(&self, _f: &crate::chc::Features) -> Result<(), &'static str> {
+        Ok(())
+    }
+
     fn stats(&self) -> crate::engine::EngineStats {
         let c = &self.counters;
         let counters = vec![

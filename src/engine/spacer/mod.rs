@@ -150,7 +150,13 @@ impl crate::engine::Engine for Spacer {
         if self.cfg.use_seeds && !self.cfg.abstraction {
             self.cfg.seeds = problem.seeds.per_pred.clone();
         }
+        self.cfg.weaken.get_or_insert(problem.features.arrays);
         Spacer::solve(self, &problem.graph, smt)
+    }
+
+    /// Every system: the clause graph, non-linear clauses and arrays included.
+    fn supports(&self, _f: &crate::chc::Features) -> Result<(), &'static str> {
+        Ok(())
     }
 
     fn stats(&self) -> crate::engine::EngineStats {
@@ -177,7 +183,12 @@ impl Spacer {
         if self.cfg.abstraction {
             return abstraction::run(self, sys, smt_cfg);
         }
-        if self.cfg.global && self.cfg.weaken.unwrap_or_else(|| sys.has_arrays()) {
+        if self.cfg.global
+            && self
+                .cfg
+                .weaken
+                .unwrap_or_else(|| crate::chc::Features::of(sys).arrays)
+        {
             self.cfg.generalize.weaken_bounds = true;
         }
         let enc = Encoded::new(sys, self.cfg.joint);

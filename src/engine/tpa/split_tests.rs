@@ -10,7 +10,10 @@ use crate::testing::ts::{
 };
 
 fn solve(ts: &TransitionSystem, cfg: &SolverConfig) -> (TsAnswer, SplitTpa) {
-    let mut e = SplitTpa::new(Config::default());
+    let mut e = SplitTpa::new(Config {
+        tpa: super::tests::loaded(cfg),
+        ..Config::default()
+    });
     let a = e.solve(ts, cfg);
     (a, e)
 }

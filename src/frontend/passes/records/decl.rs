@@ -27,13 +27,16 @@ pub fn sort(dt: &Datatypes, s: &Sx) -> Result<DSort, String> {
     }
 }
 
-/// Declares the datatypes of a `declare-datatypes` or `declare-datatype` command.
-pub fn declare(dt: &mut Datatypes, cmd: &[Sx]) -> Result<(), String> {
-    let malformed = || format!("malformed `{}`", cmd[0]);
-    // (name, its constructor declarations)
-    let group: Vec<(String, &[Sx])> = match cmd {
+/// The datatypes one `declare-datatypes` or `declare-datatype` command declares: each name
+/// with its constructor declarations.
+fn group(cmd: &[Sx]) -> Result<Vec<(String, &[Sx])>, String> {
+    let malformed = || match cmd.first() {
+        Some(h) => format!("malformed `{h}`"),
+        None => "malformed datatype declaration".to_string(),
+    };
+    match cmd {
         [Sx::Atom(h), Sx::Atom(n), Sx::List(cs)] if h == "declare-datatype" => {
-            vec![(n.clone(), &cs[..])]
+            Ok(vec![(n.clone(), &cs[..])])
         }
         [Sx::Atom(h), Sx::List(params), Sx::List(defs)]
             if h == "declare-datatypes" && params.is_empty() =>
@@ -44,7 +47,7 @@ pub fn declare(dt: &mut Datatypes, cmd: &[Sx]) -> Result<(), String> {
                     Some([Sx::Atom(n), cs @ ..]) => Ok((n.clone(), cs)),
                     _ => Err(malformed()),
                 })
-                .collect::<Result<_, _>>()?
+                .collect()
         }
         [Sx::Atom(h), Sx::List(names), Sx::List(defs)]
             if h == "declare-datatypes" && names.len() == defs.len() =>
@@ -59,51 +62,75 @@ pub fn declare(dt: &mut Datatypes, cmd: &[Sx]) -> Result<(), String> {
                     }
                     _ => Err(malformed()),
                 })
-                .collect::<Result<_, _>>()?
+                .collect()
         }
-        _ => return Err(malformed()),
-    };
-    let names: Vec<String> = group.iter().map(|(n, _)| n.clone()).collect();
-    let ids = dt.declare_names(&names)?;
-    for ((n, cs), &d) in group.iter().zip(&ids) {
-        if cs.first().and_then(Sx::atom) == Some("par") {
-            return Err(format!("parametric datatype `{n}` is not supported"));
-        }
-        let ctors = cs
-            .iter()
-            .map(|c| match c {
-                Sx::Atom(name) => Ok(Ctor {
-                    name: name.clone(),
-                    fields: vec![],
-                }),
-                Sx::List(l) => {
-                    let Some((Sx::Atom(name), fields)) = l.split_first() else {
-                        return Err(malformed());
-                    };
-                    let fields = fields
-                        .iter()
-                        .map(|f| match f.list() {
-                            Some([Sx::Atom(sel), s]) => Ok(Field {
-                                name: sel.clone(),
-                                sort: sort(dt, s)?,
-                            }),
-                            _ => Err(malformed()),
-                        })
-                        .collect::<Result<_, _>>()?;
-                    Ok(Ctor {
-                        name: name.clone(),
-                        fields,
-                    })
-                }
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        if ctors.is_empty() {
-            return Err(format!("datatype `{n}` has no constructor"));
-        }
-        dt.define(d, ctors)?;
+        _ => Err(malformed()),
     }
-    if let Some(n) = dt.recursive(&ids) {
-        return Err(format!("recursive datatype `{n}` is not supported"));
+}
+
+/// The constructors of datatype `n` from their declarations.
+fn ctors(dt: &Datatypes, n: &str, cs: &[Sx]) -> Result<Vec<Ctor>, String> {
+    let malformed = || format!("malformed constructor of datatype `{n}`");
+    if cs.first().and_then(Sx::atom) == Some("par") {
+        return Err(format!("parametric datatype `{n}` is not supported"));
+    }
+    let ctors = cs
+        .iter()
+        .map(|c| match c {
+            Sx::Atom(name) => Ok(Ctor {
+                name: name.clone(),
+                fields: vec![],
+            }),
+            Sx::List(l) => {
+                let Some((Sx::Atom(name), fields)) = l.split_first() else {
+                    return Err(malformed());
+                };
+                let fields = fields
+                    .iter()
+                    .map(|f| match f.list() {
+                        Some([Sx::Atom(sel), s]) => Ok(Field {
+                            name: sel.clone(),
+                            sort: sort(dt, s)?,
+                        }),
+                        _ => Err(malformed()),
+                    })
+                    .collect::<Result<_, _>>()?;
+                Ok(Ctor {
+                    name: name.clone(),
+                    fields,
+                })
+            }
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    if ctors.is_empty() {
+        return Err(format!("datatype `{n}` has no constructor"));
+    }
+    Ok(ctors)
+}
+
+/// Declares the datatypes of all the input's `declare-datatypes` and `declare-datatype`
+/// commands (each with its line), in whatever order they come: a field may name a datatype
+/// declared by a later command (Solidity's SMTChecker writes such files), so every name is
+/// known before any field's sort is read. An error comes with the line of the command it
+/// is about.
+pub fn declare_all(dt: &mut Datatypes, cmds: &[(Sx, usize)]) -> Result<(), (usize, String)> {
+    let mut groups = vec![];
+    for (cmd, line) in cmds {
+        let g = group(cmd.list().unwrap_or_default()).map_err(|m| (*line, m))?;
+        let names: Vec<String> = g.iter().map(|(n, _)| n.clone()).collect();
+        let ids = dt.declare_names(&names).map_err(|m| (*line, m))?;
+        groups.push((g, ids, *line));
+    }
+    for (g, ids, line) in &groups {
+        for ((n, cs), &d) in g.iter().zip(ids) {
+            let cs = ctors(dt, n, cs).map_err(|m| (*line, m))?;
+            dt.define(d, cs).map_err(|m| (*line, m))?;
+        }
+    }
+    for (_, ids, line) in &groups {
+        if let Some(n) = dt.recursive(ids) {
+            return Err((*line, format!("recursive datatype `{n}` is not supported")));
+        }
     }
     Ok(())
 }

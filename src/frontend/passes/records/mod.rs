@@ -101,6 +101,15 @@ fn run(
     let mut pred_names: FxHashSet<String> = FxHashSet::default();
     let mut new_queries = vec![];
     let (mut reads, mut read_lines): (Vec<(DSort, DSort)>, Vec<usize>) = (vec![], vec![]);
+    // every datatype first: a field may name a datatype a later command declares
+    let mut decls = vec![];
+    for &(start, end, line) in commands {
+        if matches!(head(input, start), "declare-datatypes" | "declare-datatype") {
+            let cmd = sexp::read(&input[start..end]).map_err(|m| InputError::new(line, m))?;
+            decls.push((cmd, line));
+        }
+    }
+    decl::declare_all(dt, &decls).map_err(|(line, m)| InputError::new(line, m))?;
     let mut copied = 0;
     for &(start, end, line) in commands {
         text.push_str(&input[copied..start]);
@@ -109,11 +118,7 @@ fn run(
         let err = |m: String| InputError::new(line, m);
         let name = head(input, start);
         let rewritten: Option<String> = match name {
-            "declare-datatypes" | "declare-datatype" => {
-                let cmd = sexp::read(&input[start..end]).map_err(err)?;
-                decl::declare(dt, cmd.list().unwrap_or_default()).map_err(err)?;
-                Some(String::new())
-            }
+            "declare-datatypes" | "declare-datatype" => Some(String::new()),
             "declare-fun" => {
                 let cmd = sexp::read(&input[start..end]).map_err(err)?;
                 match cmd.list().unwrap_or_default() {

@@ -486,6 +486,18 @@ impl<'a> Rewriter<'a> {
                 let b = body.parts.into_iter().next().unwrap();
                 Ok(Flat::one(body.sort, wrap_let(binds, b)))
             }
+            "as" if args.len() == 2 => {
+                // `(as C S)`: a constructor without arguments, its sort given
+                let c = args[0].atom().unwrap_or_default();
+                let (d, k) = self
+                    .dt
+                    .ctor(c)
+                    .ok_or_else(|| format!("`{}`: unknown constructor", short(t)))?;
+                if sort(self.dt, &args[1])? != DSort::Data(d) {
+                    return Err(format!("`{}`: not the constructor's sort", short(t)));
+                }
+                self.ctor_term(d, k, vec![], c)
+            }
             "!" if !args.is_empty() => self.term(&args[0], pos),
             "and" => {
                 let cs = args

@@ -30,6 +30,35 @@ fn recursive_datatypes_are_refused_with_their_line() {
 }
 
 #[test]
+fn a_datatype_may_be_named_before_it_is_declared() {
+    // as Solidity's SMTChecker writes them: a field names a later command's datatype
+    let text = "(set-logic HORN)
+(declare-datatypes ((outer 0) (s 0)) (((outer (arr (Array Int inner)) (len Int))) ((s (o outer)))))
+(declare-datatypes ((inner 0)) (((inner (v Int) (w Bool)))))
+(declare-fun P (s) Bool)
+(assert (forall ((x s)) (=> (= (len (o x)) 0) (P x))))
+(check-sat)";
+    let out = run(text).unwrap();
+    assert!(
+        out.contains("(declare-fun P ((Array Int Int) (Array Int Bool) Int) Bool)"),
+        "{out}"
+    );
+    // recursion through a later command is still refused, with the line of its declaration
+    let mutual = "(set-logic HORN)\n(declare-datatypes ((A 0)) (((a (fa B)))))\n(declare-datatypes ((B 0)) (((b (fb (Array Int A))) (nb))))";
+    let e = run(mutual).unwrap_err();
+    assert!(
+        e.contains("line 2") && e.contains("recursive datatype `A`"),
+        "{e}"
+    );
+    // a sort no command declares
+    let e = run("(set-logic HORN)\n(declare-datatypes ((A 0)) (((a (fa C)))))").unwrap_err();
+    assert!(
+        e.contains("line 2") && e.contains("unsupported sort `C`"),
+        "{e}"
+    );
+}
+
+#[test]
 fn records_become_their_fields_with_the_same_lines() {
     let text = "(set-logic HORN)
 (declare-datatypes ((pt 0) (e 0)) (((pt (px Int) (py Int))) ((e))))
