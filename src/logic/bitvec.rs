@@ -101,6 +101,226 @@ impl Bitvecs {
     }
 }
 
+/// A model's body (over integer parameters that were bit-vectors, of the widths `widths`
+/// gives by name) written in bit-vector terms, so that a solver checks it without mixing
+/// theories: integers are bit-vectors of one width `W` wide enough that no subterm
+/// overflows as a signed value (`bvadd`, `bvmul` by constants, `bvsle`, `bvsmod` and
+/// `bvsdiv` by constants for `mod` and `div`), parameters zero-extended to `W`. `None` when
+/// the body holds other sorts or operators (the caller then binds `bv2nat` of the
+/// parameters).
+pub fn body_in_bitvectors(
+    t: &crate::logic::Term,
+    widths: &rustc_hash::FxHashMap<String, u32>,
+) -> Option<String> {
+    let mut max = BigInt::one();
+    formula_bound(t, widths, &mut max)?;
+    let w = max.bits() as u32 + 2;
+    let mut out = String::new();
+    formula_bv(t, widths, w, &mut out)?;
+    Some(out)
+}
+
+/// Checks that formula `t` can be written in bit-vectors; raises `max` to the bound of
+/// every integer subterm.
+fn formula_bound(
+    t: &crate::logic::Term,
+    widths: &rustc_hash::FxHashMap<String, u32>,
+    max: &mut BigInt,
+) -> Option<()> {
+    use crate::logic::{Sort, TermNode};
+    match t.get() {
+        TermNode::Bool(_) => Some(()),
+        TermNode::Var(v) => (v.sort == Sort::Bool).then_some(()),
+        TermNode::Not(a) => formula_bound(a, widths, max),
+        TermNode::And(xs) | TermNode::Or(xs) => {
+            xs.iter().try_for_each(|x| formula_bound(x, widths, max))
+        }
+        TermNode::Iff(a, b) => {
+            formula_bound(a, widths, max)?;
+            formula_bound(b, widths, max)
+        }
+        TermNode::Ite(c, a, b) => {
+            formula_bound(c, widths, max)?;
+            formula_bound(a, widths, max)?;
+            formula_bound(b, widths, max)
+        }
+        TermNode::Le(l) | TermNode::EqZ(l) => lin_bound(l, widths, max).map(|_| ()),
+        _ => None,
+    }
+}
+
+fn lin_bound(
+    l: &crate::logic::Lin,
+    widths: &rustc_hash::FxHashMap<String, u32>,
+    max: &mut BigInt,
+) -> Option<BigInt> {
+    let mut b = num_traits::Signed::abs(&l.k);
+    for (x, c) in &l.terms {
+        b += num_traits::Signed::abs(c) * int_bound(x, widths, max)?;
+    }
+    if b > *max {
+        *max = b.clone();
+    }
+    Some(b)
+}
+
+/// A bound on the absolute value of integer term `t` (and on its subterms, into `max`).
+fn int_bound(
+    t: &crate::logic::Term,
+    widths: &rustc_hash::FxHashMap<String, u32>,
+    max: &mut BigInt,
+) -> Option<BigInt> {
+    use crate::logic::TermNode;
+    let b = match t.get() {
+        TermNode::Var(v) => pow2(*widths.get(&*v.name)?),
+        TermNode::Int(n) => num_traits::Signed::abs(n),
+        TermNode::Lin(l) => lin_bound(l, widths, max)?,
+        TermNode::Ite(c, a, b) => {
+            formula_bound(c, widths, max)?;
+            int_bound(a, widths, max)?.max(int_bound(b, widths, max)?)
+        }
+        // `t - t mod c` is computed on the way to `div`
+        TermNode::Div(a, c) | TermNode::Mod(a, c) => {
+            int_bound(a, widths, max)? + num_traits::Signed::abs(c)
+        }
+        _ => return None,
+    };
+    if b > *max {
+        *max = b.clone();
+    }
+    Some(b)
+}
+
+fn formula_bv(
+    t: &crate::logic::Term,
+    widths: &rustc_hash::FxHashMap<String, u32>,
+    w: u32,
+    out: &mut String,
+) -> Option<()> {
+    use crate::logic::TermNode;
+    use std::fmt::Write;
+    if out.len() > 1 << 20 {
+        return None;
+    }
+    let list = |out: &mut String, h: &str, xs: &[&crate::logic::Term]| {
+        let _ = write!(out, "({h}");
+        for x in xs {
+            out.push(' ');
+            formula_bv(x, widths, w, out)?;
+        }
+        out.push(')');
+        Some(())
+    };
+    match t.get() {
+        TermNode::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        TermNode::Var(v) => out.push_str(&crate::logic::smt_symbol(&v.name)),
+        TermNode::Not(a) => list(out, "not", &[a])?,
+        TermNode::And(xs) if xs.is_empty() => out.push_str("true"),
+        TermNode::Or(xs) if xs.is_empty() => out.push_str("false"),
+        TermNode::And(xs) => list(out, "and", &xs.iter().collect::<Vec<_>>())?,
+        TermNode::Or(xs) => list(out, "or", &xs.iter().collect::<Vec<_>>())?,
+        TermNode::Iff(a, b) => list(out, "=", &[a, b])?,
+        TermNode::Ite(c, a, b) => list(out, "ite", &[c, a, b])?,
+        TermNode::Le(l) => {
+            out.push_str("(bvsle ");
+            lin_bv(l, widths, w, out)?;
+            let _ = write!(out, " {})", literal(&BigInt::zero(), w));
+        }
+        TermNode::EqZ(l) => {
+            out.push_str("(= ");
+            lin_bv(l, widths, w, out)?;
+            let _ = write!(out, " {})", literal(&BigInt::zero(), w));
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+fn lin_bv(
+    l: &crate::logic::Lin,
+    widths: &rustc_hash::FxHashMap<String, u32>,
+    w: u32,
+    out: &mut String,
+) -> Option<()> {
+    if l.terms.is_empty() {
+        out.push_str(&literal(&l.k, w));
+        return Some(());
+    }
+    let n = l.terms.len() + usize::from(!l.k.is_zero());
+    if n > 1 {
+        out.push_str("(bvadd");
+    }
+    for (x, c) in &l.terms {
+        if n > 1 {
+            out.push(' ');
+        }
+        if c.is_one() {
+            int_bv(x, widths, w, out)?;
+        } else {
+            out.push_str(&format!("(bvmul {} ", literal(c, w)));
+            int_bv(x, widths, w, out)?;
+            out.push(')');
+        }
+    }
+    if !l.k.is_zero() {
+        out.push(' ');
+        out.push_str(&literal(&l.k, w));
+    }
+    if n > 1 {
+        out.push(')');
+    }
+    Some(())
+}
+
+fn int_bv(
+    t: &crate::logic::Term,
+    widths: &rustc_hash::FxHashMap<String, u32>,
+    w: u32,
+    out: &mut String,
+) -> Option<()> {
+    use crate::logic::TermNode;
+    match t.get() {
+        TermNode::Var(v) => {
+            let vw = *widths.get(&*v.name)?;
+            let name = crate::logic::smt_symbol(&v.name);
+            out.push_str(&format!("((_ zero_extend {}) {name})", w - vw));
+        }
+        TermNode::Int(n) => out.push_str(&literal(n, w)),
+        TermNode::Lin(l) => lin_bv(l, widths, w, out)?,
+        TermNode::Ite(c, a, b) => {
+            out.push_str("(ite ");
+            formula_bv(c, widths, w, out)?;
+            out.push(' ');
+            int_bv(a, widths, w, out)?;
+            out.push(' ');
+            int_bv(b, widths, w, out)?;
+            out.push(')');
+        }
+        TermNode::Mod(a, c) => {
+            // for a positive divisor, `bvsmod` is the remainder in [0, c) like `mod`
+            let c = literal(&num_traits::Signed::abs(c), w);
+            out.push_str("(bvsmod ");
+            int_bv(a, widths, w, out)?;
+            out.push_str(&format!(" {c})"));
+        }
+        TermNode::Div(a, c) => {
+            // floor division: exact division of `a - a mod |c|`, negated for `c < 0`
+            let neg = num_traits::Signed::is_negative(c);
+            let c = literal(&num_traits::Signed::abs(c), w);
+            let mut x = String::new();
+            int_bv(a, widths, w, &mut x)?;
+            let q = format!("(bvsdiv (bvsub {x} (bvsmod {x} {c})) {c})");
+            if neg {
+                out.push_str(&format!("(bvneg {q})"));
+            } else {
+                out.push_str(&q);
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
