@@ -36,7 +36,7 @@ pub fn literal(v: &BigInt, w: u32) -> String {
     if v < BigInt::zero() {
         v += &m;
     }
-    if w % 4 == 0 && w > 0 {
+    if w.is_multiple_of(4) && w > 0 {
         let s = v.to_str_radix(16);
         format!("#x{}{s}", "0".repeat(w as usize / 4 - s.len()))
     } else {
