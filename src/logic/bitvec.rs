@@ -339,4 +339,94 @@ mod tests {
         assert_eq!(sort_width("(_ BitVec 0)"), None);
         assert_eq!(sort_width("Int"), None);
     }
+
+    /// Random bodies over two 3-bit parameters (linear, `mod`, `div`, `ite`) written in
+    /// bit-vector terms hold at exactly the points where the integer body does, z3
+    /// evaluating the bit-vector ones.
+    #[test]
+    fn bodies_in_bitvectors_agree_with_the_integer_bodies() {
+        use crate::logic::{eval_bool, mk_add, mk_ge, mk_ite, mk_le, mk_mod, mk_var, Sort};
+        use crate::logic::{mk_div, mk_eq, mk_int, mk_mul_const, mk_not, Assignment, Var};
+        use std::io::Write;
+        let z3_path = match crate::smt::find_solver(crate::smt::SolverKind::Z3, None) {
+            Ok(p) => p,
+            Err(e) => return crate::testing::skip(&e),
+        };
+        let (x, y) = (mk_var("x", Sort::Int), mk_var("y", Sort::Int));
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut below = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as i64
+        };
+        let widths: rustc_hash::FxHashMap<String, u32> =
+            [("x".to_string(), 3), ("y".to_string(), 3)]
+                .into_iter()
+                .collect();
+        let mut cases = vec![];
+        for _ in 0..60 {
+            let atom = |b: &mut dyn FnMut(u64) -> i64| {
+                let v = if b(2) == 0 { x.clone() } else { y.clone() };
+                match b(4) {
+                    0 => mk_mod(v, BigInt::from(b(5) + 2)),
+                    1 => mk_div(v, BigInt::from(b(7) - 3).max(BigInt::from(1))),
+                    2 => mk_mul_const(&BigInt::from(b(9) - 4), v),
+                    _ => v,
+                }
+            };
+            let a = atom(&mut below);
+            let b = atom(&mut below);
+            let sum = mk_add(vec![a.clone(), b, mk_int(below(11) - 5)]);
+            let f = match below(4) {
+                0 => mk_le(sum, mk_int(below(9) - 4)),
+                1 => mk_eq(sum, mk_int(below(5))),
+                2 => mk_not(mk_ge(
+                    mk_ite(mk_le(a, mk_int(2)), sum, x.clone()),
+                    y.clone(),
+                )),
+                _ => mk_ge(mk_mod(sum, BigInt::from(below(3) + 2)), mk_int(1)),
+            };
+            let bv = body_in_bitvectors(&f, &widths).expect("a body in bit-vectors");
+            for (vx, vy) in [(0, 0), (7, 3), (4, 5), (1, 6), (3, 7), (6, 2)] {
+                let mut m = Assignment::default();
+                for (n, v) in [("x", vx), ("y", vy)] {
+                    let var = Var {
+                        name: n.into(),
+                        sort: Sort::Int,
+                    };
+                    m.insert(var, crate::logic::Value::Int(v.into()));
+                }
+                let want = eval_bool(&f, &m).unwrap();
+                let script = format!(
+                    "(simplify (let ((x {}) (y {})) {bv}))\n",
+                    literal(&BigInt::from(vx), 3),
+                    literal(&BigInt::from(vy), 3)
+                );
+                cases.push((script, want, f.clone()));
+            }
+        }
+        let mut child = std::process::Command::new(&z3_path)
+            .args(["-in", "-T:20"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let all: String = cases.iter().map(|c| c.0.as_str()).collect();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(all.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.trim().to_string())
+            .collect();
+        assert_eq!(got.len(), cases.len(), "{got:?}");
+        for ((script, want, f), g) in cases.iter().zip(&got) {
+            assert_eq!(g, if *want { "true" } else { "false" }, "{f:?}: {script}");
+        }
+    }
 }
