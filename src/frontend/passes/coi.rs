@@ -112,7 +112,7 @@ impl Pass for ConeOfInfluence {
                 preds: sys.preds.clone(),
                 clauses: vec![],
                 records: sys.records.clone(),
-            bitvecs: sys.bitvecs.clone(),
+                bitvecs: sys.bitvecs.clone(),
             };
             let mut origins = vec![];
             for (i, c) in sys.clauses.iter().enumerate() {

@@ -107,11 +107,7 @@ impl Enc {
                         let terms = (0..w)
                             .map(|i| {
                                 let shifted = e.mod_of(app2("*", num(&pow2(i)), a.clone()), &m);
-                                ite(
-                                    app2("=", bit(&b, i), n(1)),
-                                    shifted,
-                                    n(0),
-                                )
+                                ite(app2("=", bit(&b, i), n(1)), shifted, n(0))
                             })
                             .collect();
                         e.mod_of(Sx::app("+", terms), &m)

@@ -204,7 +204,12 @@ impl<'a> Rewriter<'a> {
         if let Some((v, w)) = parse_literal(a) {
             return Ok((Some(w), num(&v)));
         }
-        let w = self.env.get(key(a)).and_then(|v| v.last()).copied().flatten();
+        let w = self
+            .env
+            .get(key(a))
+            .and_then(|v| v.last())
+            .copied()
+            .flatten();
         Ok((w, Sx::a(a)))
     }
 
@@ -312,11 +317,7 @@ impl<'a> Rewriter<'a> {
                     ),
                     _ => (
                         Some(1),
-                        ite_of(
-                            app("=", x, num(&(pow2(w) - 1))),
-                            Sx::a("1"),
-                            Sx::a("0"),
-                        ),
+                        ite_of(app("=", x, num(&(pow2(w) - 1))), Sx::a("1"), Sx::a("0")),
                     ),
                 })
             }
@@ -367,8 +368,14 @@ impl<'a> Rewriter<'a> {
             }
             _ => {
                 // anything else: the arguments rewritten, the rest as written
-                if h.starts_with("bv") && !self.preds.contains(key(h)) && !self.env.contains_key(key(h)) {
-                    return Err(format!("unsupported bit-vector operator `{h}` in `{}`", short(t)));
+                if h.starts_with("bv")
+                    && !self.preds.contains(key(h))
+                    && !self.env.contains_key(key(h))
+                {
+                    return Err(format!(
+                        "unsupported bit-vector operator `{h}` in `{}`",
+                        short(t)
+                    ));
                 }
                 let xs = self.args(args)?;
                 let mut l = vec![Sx::a(h)];
@@ -480,7 +487,9 @@ impl<'a> Rewriter<'a> {
             return Ok((app("div", a.clone(), num(&d)), app("mod", a, num(&d))));
         }
         if self.depth > 0 {
-            return Err("a bit-vector division by a variable under a quantifier is not supported".into());
+            return Err(
+                "a bit-vector division by a variable under a quantifier is not supported".into(),
+            );
         }
         // the definition is stated in the clause's body, under the `let`s around here
         let wrap_lets = |lets: &[Sx], t: Sx| {
@@ -530,7 +539,11 @@ impl<'a> Rewriter<'a> {
             .iter()
             .map(|i| i.atom().and_then(|a| a.parse().ok()))
             .collect();
-        let name = match (h.first().and_then(Sx::atom), h.get(1).and_then(Sx::atom), &idx) {
+        let name = match (
+            h.first().and_then(Sx::atom),
+            h.get(1).and_then(Sx::atom),
+            &idx,
+        ) {
             (Some("_"), Some(n), Some(_)) if h.len() > 2 => n,
             _ => {
                 let xs = self.args(args)?;

@@ -56,8 +56,8 @@ impl Rng {
 }
 
 const BINARY: &[&str] = &[
-    "bvadd", "bvsub", "bvmul", "bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvsmod", "bvand",
-    "bvor", "bvxor", "bvnand", "bvnor", "bvxnor", "bvshl", "bvlshr", "bvashr", "bvsdiv_i",
+    "bvadd", "bvsub", "bvmul", "bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvsmod", "bvand", "bvor",
+    "bvxor", "bvnand", "bvnor", "bvxnor", "bvshl", "bvlshr", "bvashr", "bvsdiv_i",
 ];
 const COMPARE: &[&str] = &[
     "bvult", "bvule", "bvugt", "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge", "=", "distinct",
@@ -129,10 +129,7 @@ fn term(r: &mut Rng, w: u32, vw: u32, depth: u32) -> String {
             )
         }
         _ if w == 1 => format!("(bvcomp {} {})", term(r, vw, vw, d), term(r, vw, vw, d)),
-        _ => format!(
-            "((_ int2bv {w}) (+ (bv2nat {}) 3))",
-            term(r, w, vw, d)
-        ),
+        _ => format!("((_ int2bv {w}) (+ (bv2nat {}) 3))", term(r, w, vw, d)),
     }
 }
 
@@ -218,5 +215,9 @@ fn random_terms_have_the_values_z3_gives_them() {
         );
         compared += 1;
     }
-    assert!(compared >= 200, "only {compared} of {} decided", cases.len());
+    assert!(
+        compared >= 200,
+        "only {compared} of {} decided",
+        cases.len()
+    );
 }
