@@ -636,7 +636,10 @@ impl Run<'_> {
             seeds,
             features,
         };
-        let pf = Portfolio::start(&lanes, &problem, &opts.engine_options, smt);
+        // a model wanted: k-induction builds a quantifier-free one by interpolation
+        let mut engine_options = opts.engine_options.clone();
+        engine_options.kind.inductive_model |= opts.need_model;
+        let pf = Portfolio::start(&lanes, &problem, &engine_options, smt);
         self.portfolio(pf, &psys, &backs, opts)
     }
 

@@ -10,24 +10,53 @@
 //! make `I` hold initially, the step makes it inductive.
 //! (Step-local variables of the query are existential, so `P@i` is asserted with fresh
 //! locals: a weaker assumption, which keeps the step check sound.)
+//!
+//! When a quantifier-free model is wanted ([`Config::inductive_model`]), the strengthening is
+//! instead built by interpolation from the k-inductive property, as Golem's `kind` does
+//! ([`kinductive::to_inductive`]: about `log2 k` interpolation calls, where eliminating the
+//! quantifiers of `I` projects whole unrollings of a transition relation whose havocked
+//! variables and disjunctions make the projection blow up).
 
 use super::unroll::BmcSteps;
-use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use super::{kinductive, log_progress, Stop, TsAnswer, TsEngine, Unroller};
+use crate::interp::{Backend, InterpConfig, Interpolator};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
 use crate::ts::TransitionSystem;
+use std::time::Duration;
 
 /// k-induction settings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Give up after this k (default: none).
     pub max_k: Option<usize>,
+    /// Build a quantifier-free inductive strengthening of a k-inductive property by
+    /// interpolation before answering (default: false; a run that prints or returns a model
+    /// sets it). When interpolation fails, the quantified strengthening is the answer's.
+    pub inductive_model: bool,
+    /// Limit on one interpolation call of one backend (default 3 s).
+    pub interp_timeout: Duration,
+    /// Interpolation backends in order of preference (default: [`Backend::ALL`]).
+    pub backends: Vec<Backend>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_k: None,
+            inductive_model: false,
+            interp_timeout: Duration::from_secs(3),
+            backends: Backend::ALL.to_vec(),
+        }
+    }
 }
 
 pub struct KInduction {
     cfg: Config,
     k: usize,
     smt: SmtStats,
+    /// How the strengthening was built: `interpolation`, `quantified` (none yet: empty).
+    strengthening_by: &'static str,
 }
 
 impl KInduction {
@@ -36,13 +65,14 @@ impl KInduction {
             cfg,
             k: 0,
             smt: SmtStats::default(),
+            strengthening_by: "",
         }
     }
 
     fn run(&mut self, ts: &TransitionSystem, cfg: &SolverConfig) -> Result<TsAnswer, Stop> {
         let mut base = BmcSteps::new(Unroller::new(Smt::new(cfg, "kind-base")?));
         let mut step = Unroller::new(Smt::new(cfg, "kind-step")?);
-        let r = self.unroll(ts, &mut base, &mut step);
+        let r = self.unroll(ts, &mut base, &mut step, cfg);
         self.smt = base.stats();
         self.smt += step.smt.stats();
         r
@@ -53,6 +83,7 @@ impl KInduction {
         ts: &TransitionSystem,
         base: &mut BmcSteps,
         step: &mut Unroller,
+        cfg: &SolverConfig,
     ) -> Result<TsAnswer, Stop> {
         for k in 0.. {
             if self.cfg.max_k.is_some_and(|m| k > m) {
@@ -68,7 +99,7 @@ impl KInduction {
             step.push()?;
             step.assert_at(ts, &ts.query, k)?;
             match step.check()? {
-                SatResult::Unsat => return Ok(answer(ts, k)),
+                SatResult::Unsat => return Ok(self.answer(ts, k, cfg)),
                 SatResult::Unknown => return Err(Stop::SolverUnknown),
                 SatResult::Sat => {}
             }
@@ -78,20 +109,57 @@ impl KInduction {
         }
         unreachable!()
     }
-}
 
-/// The answer once `not query` is `k`-inductive: the property with its strengthening when
-/// the query has no variables besides the state's (then `not query` is quantifier-free),
-/// else the strengthening alone.
-fn answer(ts: &TransitionSystem, k: usize) -> TsAnswer {
-    let strengthening = strengthening(ts, k);
-    if k == 0 || free_vars(&ts.query).iter().any(|v| !ts.state.contains(v)) {
-        return TsAnswer::Safe(strengthening);
+    /// The answer once `not query` is `k`-inductive: the property with its strengthening
+    /// when the query has no variables besides the state's (then `not query` is
+    /// quantifier-free), else the strengthening alone. The strengthening is built by
+    /// interpolation when [`Config::inductive_model`] asks for it and that succeeds.
+    fn answer(&mut self, ts: &TransitionSystem, k: usize, smt: &SolverConfig) -> TsAnswer {
+        let qf_query = free_vars(&ts.query).iter().all(|v| ts.state.contains(v));
+        if k == 0 || !qf_query {
+            self.strengthening_by = "quantified";
+            return TsAnswer::Safe(strengthening(ts, k));
+        }
+        let property = mk_not(ts.query.clone());
+        let strengthening = match self.interpolated(ts, &property, k, smt) {
+            Some(inv) => inv,
+            None => {
+                self.strengthening_by = "quantified";
+                strengthening(ts, k)
+            }
+        };
+        TsAnswer::SafeKInductive {
+            k,
+            property,
+            strengthening,
+        }
     }
-    TsAnswer::SafeKInductive {
-        k,
-        property: mk_not(ts.query.clone()),
-        strengthening,
+
+    /// An inductive invariant stronger than the `k`-inductive `property`, by interpolation
+    /// ([`kinductive::to_inductive`]), when asked for and found.
+    fn interpolated(
+        &mut self,
+        ts: &TransitionSystem,
+        property: &Term,
+        k: usize,
+        smt: &SolverConfig,
+    ) -> Option<Term> {
+        if !self.cfg.inductive_model {
+            return None;
+        }
+        let mut icfg = InterpConfig::for_engine(&self.cfg.backends, smt);
+        icfg.timeout = self.cfg.interp_timeout;
+        let mut itp = Interpolator::new(icfg);
+        match kinductive::to_inductive(ts, property, k.max(1), &mut itp, &smt.kill) {
+            Ok(inv) => {
+                self.strengthening_by = "interpolation";
+                Some(inv)
+            }
+            Err(e) => {
+                log::info!("kind: no interpolated strengthening ({e}); quantified instead");
+                None
+            }
+        }
     }
 }
 
@@ -139,6 +207,63 @@ impl TsEngine for KInduction {
     }
 
     fn stats(&self) -> crate::engine::EngineStats {
-        crate::engine::EngineStats::new(self.smt, vec![("k", self.k.into())])
+        let mut fields = vec![("k", self.k.into())];
+        if !self.strengthening_by.is_empty() {
+            fields.push(("strengthening by", self.strengthening_by.into()));
+        }
+        crate::engine::EngineStats::new(self.smt, fields)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::solver;
+    use crate::testing::ts::inductive_failure;
+
+    fn var(n: &str) -> Term {
+        mk_var(n, Sort::Int)
+    }
+
+    /// `a = b = 0; a' = b, b' = a`, query `a != 0`: `a = 0` is 2-inductive, not 1-inductive.
+    fn swap() -> TransitionSystem {
+        let vars = |ns: &[&str]| -> Vec<Var> {
+            ns.iter()
+                .map(|n| Var {
+                    name: (*n).into(),
+                    sort: Sort::Int,
+                })
+                .collect()
+        };
+        TransitionSystem {
+            state: vars(&["a", "b"]),
+            next: vars(&["a'", "b'"]),
+            init: mk_and(vec![mk_eq(var("a"), mk_int(0)), mk_eq(var("b"), mk_int(0))]),
+            trans: mk_and(vec![mk_eq(var("a'"), var("b")), mk_eq(var("b'"), var("a"))]),
+            query: mk_not(mk_eq(var("a"), mk_int(0))),
+        }
+    }
+
+    #[test]
+    fn a_wanted_model_is_an_interpolated_quantifier_free_strengthening() {
+        let Some(z3) = solver(crate::smt::SolverKind::Z3) else {
+            return;
+        };
+        let ts = swap();
+        for wanted in [false, true] {
+            let mut e = KInduction::new(Config {
+                inductive_model: wanted,
+                ..Config::default()
+            });
+            let TsAnswer::SafeKInductive {
+                k, strengthening, ..
+            } = e.solve(&ts, &z3)
+            else {
+                panic!("not a k-inductive answer");
+            };
+            assert_eq!(k, 2);
+            assert_eq!(has_quantifier(&strengthening), !wanted, "{strengthening:?}");
+            assert_eq!(inductive_failure(&z3, &ts, &strengthening), None);
+        }
     }
 }

@@ -19,11 +19,16 @@
 //!   projection `exists (vars(A) \ vars(B)). a` ([`crate::qe::mbp_loop`]), which implies
 //!   `not B` because `a /\ B` is unsatisfiable.
 //!
+//! Over the reals, the cubes' real comparisons (strict ones too) are combined the same way,
+//! without tightening ([`super::farkas_real`]); a pair of cubes that clashes in neither
+//! arithmetic alone (an integer atom compared in both) takes the projection fallback.
+//!
 //! Both loops are bounded ([`MAX_A_CUBES`], [`MAX_B_CUBES`]); past the bound, or on a literal
-//! it cannot read (reals, arrays), it answers unknown and the next backend is asked. Every
+//! it cannot read (arrays), it answers unknown and the next backend is asked. Every
 //! interpolant is checked by the [`super::Interpolator`] like any other.
 
 use super::backend::Answer;
+use super::farkas_real::{self, RRow};
 use crate::logic::farkas::{self, Row};
 use crate::logic::mbp::implicant;
 use crate::logic::{
@@ -49,6 +54,7 @@ const MAX_PROJECTIONS: usize = 16;
 /// A cube's literals, read for the certificate.
 struct Cube {
     rows: Vec<(Lin, bool)>,
+    real_rows: Vec<RRow>,
     bools: Vec<Term>,
 }
 
@@ -68,10 +74,10 @@ pub(super) fn interpolate(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, S
     if va
         .iter()
         .chain(&vb)
-        .any(|v| !matches!(v.sort, Sort::Int | Sort::Bool))
+        .any(|v| !matches!(v.sort, Sort::Int | Sort::Real | Sort::Bool))
     {
         return Ok(Answer::Unknown(
-            "farkas: only Int and Bool variables".into(),
+            "farkas: only Int, Real and Bool variables".into(),
         ));
     }
     smt.push()?;
@@ -143,54 +149,60 @@ fn cover(
         Ok(c) => c,
         Err(e) => return Ok(Cover::Unknown(e)),
     };
+    // `B` stays asserted while `J` grows (one conjunct asserted per round)
+    smt.push()?;
+    let r = smt.assert(b).and_then(|()| conjoin(smt, &ca, b, vb));
+    let popped = smt.pop();
+    let r = r?;
+    popped?;
+    match r {
+        Some(c) => Ok(c),
+        // an integer-only clash: the exact projection of the cube
+        None => Ok(match qe::mbp_loop(smt, a_local, &cube, MAX_PROJECTIONS) {
+            Ok((ds, true)) => Cover::Itp(mk_or(ds)),
+            Ok((_, false)) => Cover::Unknown("projection fallback gave up".into()),
+            Err(SmtError::Solver(e)) if e.starts_with("projection failed") => Cover::Unknown(e),
+            Err(e) => return Err(e),
+        }),
+    }
+}
+
+/// The loop of [`cover`] over the cubes of `B` (asserted in `smt`): `None` when a pair of
+/// cubes clashes in neither arithmetic alone.
+fn conjoin(smt: &mut Smt, ca: &Cube, b: &Term, vb: &[Var]) -> Result<Option<Cover>, SmtError> {
     let mut conj: Vec<Term> = vec![];
     loop {
-        smt.push()?;
-        smt.assert(b)?;
-        smt.assert(&mk_and(conj.clone()))?;
         let r = smt.check_sat()?;
-        let n = if r == SatResult::Sat {
-            Some(smt.get_model(vb)?)
-        } else {
-            None
-        };
-        smt.pop()?;
-        let n = match (r, n) {
-            (SatResult::Unsat, _) => return Ok(Cover::Itp(mk_and(conj))),
-            (SatResult::Sat, Some(n)) => n,
-            _ => return Ok(Cover::Unknown("unknown on J /\\ B".into())),
+        let n = match r {
+            SatResult::Unsat => return Ok(Some(Cover::Itp(mk_and(conj)))),
+            SatResult::Sat => smt.get_model(vb)?,
+            SatResult::Unknown => return Ok(Some(Cover::Unknown("unknown on J /\\ B".into()))),
         };
         if conj.len() >= MAX_B_CUBES {
-            return Ok(Cover::Unknown(format!(
+            return Ok(Some(Cover::Unknown(format!(
                 "more than {MAX_B_CUBES} cubes of B"
-            )));
+            ))));
         }
         let cb = match implicant(b, &n).and_then(|l| read(&l, &n)) {
             Ok(c) => c,
-            Err(e) => return Ok(Cover::Unknown(e)),
+            Err(e) => return Ok(Some(Cover::Unknown(e))),
         };
-        if let Some(l) = ca
+        let f = if let Some(l) = ca
             .bools
             .iter()
             .find(|l| cb.bools.contains(&mk_not((*l).clone())))
         {
-            conj.push(l.clone());
-            continue;
-        }
-        match combine(&ca.rows, &cb.rows) {
-            Some(f) => conj.push(f),
-            None => {
-                // an integer-only clash: the exact projection of the cube
-                return Ok(match qe::mbp_loop(smt, a_local, &cube, MAX_PROJECTIONS) {
-                    Ok((ds, true)) => Cover::Itp(mk_or(ds)),
-                    Ok((_, false)) => Cover::Unknown("projection fallback gave up".into()),
-                    Err(SmtError::Solver(e)) if e.starts_with("projection failed") => {
-                        Cover::Unknown(e)
-                    }
-                    Err(e) => return Err(e),
-                });
+            l.clone()
+        } else {
+            let clash = combine(&ca.rows, &cb.rows)
+                .or_else(|| farkas_real::combine(&ca.real_rows, &cb.real_rows));
+            match clash {
+                Some(f) => f,
+                None => return Ok(None),
             }
-        }
+        };
+        smt.assert(&f)?;
+        conj.push(f);
     }
 }
 
@@ -199,15 +211,44 @@ fn cover(
 fn read(lits: &[Term], m: &Assignment) -> Result<Cube, String> {
     let mut c = Cube {
         rows: vec![],
+        real_rows: vec![],
         bools: vec![],
     };
     let one = || Lin::constant(BigInt::one());
-    for l in lits {
+    // the literals, and those of the conditions of the real `ite`s they resolve
+    let mut todo: Vec<Term> = lits.iter().rev().cloned().collect();
+    let mut seen: FxHashSet<Term> = FxHashSet::default();
+    while let Some(l) = todo.pop() {
+        if !seen.insert(l.clone()) {
+            continue;
+        }
+        let l = &l;
+        if let Some(row) = farkas_real::read_literal(l, m) {
+            let mut conds = vec![];
+            c.real_rows.push(farkas_real::purify(row?, m, &mut conds)?);
+            todo.extend(conds);
+            continue;
+        }
         let (atom, pos) = match l.get() {
             TermNode::Not(s) => (s, false),
             _ => (l, true),
         };
-        match (atom.get(), pos) {
+        let purified;
+        let atom = match atom.get() {
+            TermNode::Le(lin) | TermNode::EqZ(lin) => {
+                let mut conds = vec![];
+                let p = purify(lin, m, &mut conds)?;
+                todo.extend(conds);
+                purified = if matches!(atom.get(), TermNode::Le(_)) {
+                    crate::logic::TermNode::Le(p)
+                } else {
+                    crate::logic::TermNode::EqZ(p)
+                };
+                &purified
+            }
+            a => a,
+        };
+        match (atom, pos) {
             (TermNode::Var(v), _) if v.sort == Sort::Bool => c.bools.push(l.clone()),
             (TermNode::Le(lin), true) => c.rows.push((lin.clone(), false)),
             // not (lin <= 0)  <=>  1 - lin <= 0
@@ -230,6 +271,36 @@ fn read(lits: &[Term], m: &Assignment) -> Result<Cube, String> {
         }
     }
     Ok(c)
+}
+
+/// `lin` with every `ite` atom replaced by the branch `m` takes; the literals of the
+/// conditions that choose them (true in `m`) are appended to `conds`.
+pub(super) fn purify(lin: &Lin, m: &Assignment, conds: &mut Vec<Term>) -> Result<Lin, String> {
+    if !lin
+        .terms
+        .iter()
+        .any(|(t, _)| matches!(t.get(), TermNode::Ite(..)))
+    {
+        return Ok(lin.clone());
+    }
+    let mut out = Lin::constant(lin.k.clone());
+    for (t, c) in &lin.terms {
+        let l = match t.get() {
+            TermNode::Ite(cond, x, y) => {
+                let cv = crate::logic::eval_bool(cond, m)?;
+                let chosen = if cv {
+                    cond.clone()
+                } else {
+                    mk_not(cond.clone())
+                };
+                conds.extend(implicant(&chosen, m)?);
+                purify(&Lin::of(if cv { x } else { y }), m, conds)?
+            }
+            _ => Lin::of(t),
+        };
+        out = out.add(&l.scale(c));
+    }
+    Ok(out)
 }
 
 /// `f <= 0` from a certificate of `a /\ b` over the rationals: the sum of `a`'s rows.

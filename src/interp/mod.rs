@@ -23,6 +23,7 @@
 
 mod backend;
 mod farkas;
+mod farkas_real;
 mod own;
 #[cfg(test)]
 mod tests;

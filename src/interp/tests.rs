@@ -142,7 +142,10 @@ fn recheck(kind: SolverKind, parts: &[Term], itps: &[Term]) {
     } else {
         SolverKind::Z3
     };
-    let cfg = SolverConfig::new(other, find_solver(other, None).unwrap());
+    let cfg = SolverConfig {
+        reals: true,
+        ..SolverConfig::new(other, find_solver(other, None).unwrap())
+    };
     let mut smt = Smt::new(&cfg, "interp-test-recheck").unwrap();
     assert_eq!(itps.len() + 1, parts.len());
     let mut chain = vec![mk_true()];
@@ -438,5 +441,109 @@ fn yices_answers_over_names_that_need_quoting() {
             assert_eq!(names, vec!["x'".to_string()], "{itps:?}");
         }
         other => panic!("yices: {other:?}"),
+    }
+}
+
+fn rv(name: &str) -> Term {
+    mk_var(name, Sort::Real)
+}
+
+fn q(n: i64, d: i64) -> Term {
+    mk_real(Rat::new(n.into(), d.into()))
+}
+
+/// A random unsatisfiable pair over the reals (with Booleans); `i` picks the family:
+/// a strict bound against a non-strict one (the interpolant must be strict), bounds through
+/// an `ite` on a local Boolean, a disequality against an equality, and a shared Boolean
+/// that selects one of two contradicted ranges.
+fn real_pair(r: &mut Rng, i: usize) -> (Term, Term) {
+    let (x, y) = (rv("x"), rv("y"));
+    let (ya, yb) = (rv("ya"), rv("yb"));
+    let c = q(r.range(-20, 20), r.range(1, 4));
+    let d = q(r.range(0, 8), r.range(1, 3));
+    match i % 4 {
+        // x > ya + c, ya >= 0  |  x + yb <= c, yb >= 0
+        0 => (
+            mk_and(vec![
+                mk_lt(mk_add(vec![ya.clone(), c.clone()]), x.clone()),
+                mk_ge(ya.clone(), q(0, 1)),
+            ]),
+            mk_and(vec![
+                mk_le(mk_add(vec![x, yb.clone()]), c),
+                mk_ge(yb, q(0, 1)),
+            ]),
+        ),
+        // x >= ite(pa, ya, ya + d), ya >= c + y  |  x < c + y
+        1 => {
+            let pa = mk_var("pa", Sort::Bool);
+            let ite = mk_ite(pa, ya.clone(), mk_add(vec![ya.clone(), d]));
+            (
+                mk_and(vec![
+                    mk_ge(x.clone(), ite),
+                    mk_ge(ya, mk_add(vec![c.clone(), y.clone()])),
+                ]),
+                mk_lt(x, mk_add(vec![c, y])),
+            )
+        }
+        // x = ya, ya = c + d  |  x != c + d, yb = x, not (yb < c + d)
+        2 => {
+            let cd = mk_add(vec![c, d]);
+            (
+                mk_and(vec![mk_eq(x.clone(), ya.clone()), mk_eq(ya, cd.clone())]),
+                mk_and(vec![
+                    mk_not(mk_eq(x.clone(), cd.clone())),
+                    mk_eq(yb.clone(), x),
+                    mk_not(mk_lt(yb, cd)),
+                ]),
+            )
+        }
+        // p -> x < c, not p -> x > c + d  |  c <= x <= c + d
+        _ => {
+            let p = mk_var("p", Sort::Bool);
+            (
+                mk_and(vec![
+                    mk_implies(p.clone(), mk_lt(x.clone(), c.clone())),
+                    mk_implies(
+                        mk_not(p),
+                        mk_gt(x.clone(), mk_add(vec![c.clone(), d.clone()])),
+                    ),
+                ]),
+                mk_and(vec![
+                    mk_le(c.clone(), x.clone()),
+                    mk_le(x, mk_add(vec![c, d])),
+                ]),
+            )
+        }
+    }
+}
+
+#[test]
+fn farkas_answers_real_queries_with_checked_interpolants() {
+    let Some((_, kind)) = only(
+        Backend::Farkas,
+        "farkas_answers_real_queries_with_checked_interpolants",
+        LONG,
+    ) else {
+        return;
+    };
+    let base = SolverConfig {
+        reals: true,
+        ..SolverConfig::new(SolverKind::Z3, "")
+    };
+    let mut ip = Interpolator::new(InterpConfig {
+        timeout: Duration::from_secs(LONG),
+        ..InterpConfig::for_engine(&[Backend::Farkas], &base)
+    });
+    let mut r = Rng(7);
+    for i in 0..24 {
+        let (a, b) = real_pair(&mut r, i);
+        match ip.binary(&a, &b) {
+            Interp::Interpolant(itps) => recheck(kind, &[a, b], &itps),
+            other => panic!(
+                "query {i}: {other:?} on\n  A: {}\n  B: {}",
+                SmtTerm(&a),
+                SmtTerm(&b)
+            ),
+        }
     }
 }
