@@ -65,6 +65,23 @@ pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
             .map(|v| (smt_symbol(&v.name), v.sort.to_string()))
             .collect();
         let (params, binds) = b.params(p.idx(), &names);
+        // in bit-vector terms when every parameter was a bit-vector, else over `bv2nat`s
+        let widths: rustc_hash::FxHashMap<String, u32> = decl
+            .params()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((v.name.to_string(), b.width(p.idx(), i)?)))
+            .collect();
+        let in_bv = m
+            .get(&p)
+            .filter(|_| widths.len() == decl.params().len())
+            .and_then(|t| crate::logic::bitvec::body_in_bitvectors(t, &widths));
+        if let Some(body) = in_bv {
+            return format!(
+                "(define-fun {} ({params}) Bool {body})",
+                smt_symbol(&decl.name)
+            );
+        }
         return format!(
             "(define-fun {} ({params}) Bool (let ({binds}) {body}))",
             smt_symbol(&decl.name)

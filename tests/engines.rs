@@ -46,6 +46,8 @@ const DEEP: &[&str] = &[
     "gen/updown-1000000-unsat.smt2",
     "gen/phase-500000-unsat.smt2",
     "gen/nested-1000x1000-unsat.smt2",
+    // a 16-bit counter to 1000 (bench-chc/bv)
+    "bv/deep-unsat.smt2",
     // 10^6 steps along x' = x + 1/4 (`the_real_schedule_finds_a_million_step_counterexample`)
     "real/quarter-million-unsat.smt2",
 ];

@@ -1,7 +1,8 @@
-; malformed for chcsolve (Int, Real, Bool and arrays only): a bit-vector predicate argument
+; malformed for chcsolve: an array of bit-vectors as a predicate argument (bit-vectors are
+; supported as predicate arguments and variables, not inside arrays)
 (set-logic HORN)
-(declare-fun P ((_ BitVec 8)) Bool)
-(assert (forall ((a (_ BitVec 8))) (=> (= a #x00) (P a))))
-(assert (forall ((a (_ BitVec 8))) (=> (and (P a) (= a #x01)) false)))
+(declare-fun P ((Array Int (_ BitVec 8))) Bool)
+(assert (forall ((a (Array Int (_ BitVec 8)))) (=> (= (select a 0) #x00) (P a))))
+(assert (forall ((a (Array Int (_ BitVec 8)))) (=> (and (P a) (= (select a 1) #x01)) false)))
 (check-sat)
 (exit)

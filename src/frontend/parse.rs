@@ -407,7 +407,8 @@ impl Parser<'_> {
             Some(op::REAL) => Ok(Sort::Real),
             None if self.syn.array_sort_parts(s).is_some() => {
                 let (i, e) = self.syn.array_sort_parts(s).unwrap();
-                Ok(array_sort(self.sort(i)?, self.sort(e)?))
+                try_array_sort(self.sort(i)?, self.sort(e)?)
+                    .map_err(|why| self.err_at(&self.syn.c_sort(s).to_string(), why))
             }
             _ => {
                 let c = self.syn.c_sort(s);

@@ -12,11 +12,13 @@
 //! leaves no model at all.) Facts that a certificate of their own stands for (the end of an
 //! accelerated segment, proven by [`super::segment`]) are taken as given here.
 
+use super::ground::ground;
 use super::input::{Item, Problem};
 use super::polarity::{split, split_name, Split};
 use super::process::{Answer, JudgeSolver, Process};
 use super::sexp::{read_one, unquote, Sexp};
 use super::{stopped, Judgment};
+use rustc_hash::FxHashMap;
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -370,8 +372,33 @@ pub fn check(
             };
             define(&mut script, &split_name(q, true), sorts, &head);
         }
+        // the predicates with one premise fact, and the step's fact in head position: their
+        // values replace the variables they fix ([`ground`])
+        let mut single: FxHashMap<String, Vec<Sexp>> = FxHashMap::default();
+        for &j in &st.premises {
+            if let Fact::App(q, args) = &steps[j].fact {
+                let others = st
+                    .premises
+                    .iter()
+                    .any(|&i| matches!(&steps[i].fact, Fact::App(r, a) if r == q && a != args));
+                let vals: Option<Vec<Sexp>> = args.iter().map(|a| read_one(a).ok()).collect();
+                match vals {
+                    Some(vals) if !others => {
+                        single.insert(split_name(*q, false), vals);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Fact::App(q, args) = &st.fact {
+            if let Some(vals) = args.iter().map(|a| read_one(a).ok()).collect() {
+                single.insert(split_name(*q, true), vals);
+            }
+        }
         for &k in &cands {
             let f = &splits[k].as_ref().expect("a candidate").formula;
+            let g = ground(f, &single);
+            let f = g.as_ref().unwrap_or(f);
             let _ = writeln!(script, "(push 1)\n(assert (not {f}))\n(check-sat)\n(pop 1)");
         }
         script.push_str("(pop 1)\n");

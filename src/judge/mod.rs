@@ -21,6 +21,7 @@
 
 mod datatypes;
 mod derivation;
+mod ground;
 mod input;
 mod kinductive;
 mod model;

@@ -3,7 +3,10 @@
 //! many stored points, which is what SMT solvers print).
 //!
 //! An array sort is a small id into a process-wide table of `(index, element)` pairs, so that
-//! [`Sort`] stays `Copy`; the table only grows (a file declares a handful of array sorts).
+//! [`Sort`] stays `Copy`. The table only grows, and only by the sorts that input text and
+//! solver output name ([`try_array_sort`]): at most [`MAX_ARRAY_SORTS`] of them, past which
+//! such a text is an error (a file declares a handful of array sorts; only a long-running
+//! process that reads many files with different nestings comes near the bound).
 
 use super::term::{mk_bool, mk_eq, mk_ite, mk_node, mk_true, Term, TermNode};
 use super::{Lin, Sort, Value};
@@ -18,17 +21,47 @@ pub struct ArrSort(u32);
 /// The table of array sorts (an interner, not configuration).
 static ARRAY_SORTS: LazyLock<Mutex<Vec<(Sort, Sort)>>> = LazyLock::new(|| Mutex::new(vec![]));
 
-/// The sort `(Array index elem)`.
+/// The most array sorts the table holds ([`try_array_sort`]).
+pub const MAX_ARRAY_SORTS: usize = 4096;
+
+/// The sort `(Array index elem)`, as the front-end and the reading of solver values ask for
+/// it: an error when it would be new and the table already holds [`MAX_ARRAY_SORTS`].
+pub fn try_array_sort(index: Sort, elem: Sort) -> Result<Sort, String> {
+    intern(index, elem, MAX_ARRAY_SORTS)
+}
+
+/// The sort `(Array index elem)`, for code that builds it from sorts the input already
+/// named (so that it is in the table, and the bound does not apply).
 pub fn array_sort(index: Sort, elem: Sort) -> Sort {
+    intern(index, elem, usize::MAX).unwrap_or_else(|e| unreachable!("{e}"))
+}
+
+fn intern(index: Sort, elem: Sort, max: usize) -> Result<Sort, String> {
     let mut table = ARRAY_SORTS.lock().unwrap_or_else(|e| e.into_inner());
     let id = match table.iter().position(|&p| p == (index, elem)) {
         Some(i) => i,
+        None if table.len() >= max => {
+            return Err(format!(
+                "more than {max} array sorts: `(Array {index} {elem})` is one too many"
+            ))
+        }
         None => {
             table.push((index, elem));
             table.len() - 1
         }
     };
-    Sort::Array(ArrSort(id as u32))
+    Ok(Sort::Array(ArrSort(id as u32)))
+}
+
+#[cfg(test)]
+#[test]
+fn the_table_has_a_bound() {
+    // a private bound of 0: nothing new goes in, what is in is found
+    let ii = array_sort(Sort::Int, Sort::Int);
+    assert_eq!(intern(Sort::Int, Sort::Int, 0), Ok(ii));
+    let nested = array_sort(Sort::Int, ii);
+    let e = intern(nested, nested, 0).unwrap_err();
+    assert!(e.contains("more than 0 array sorts"), "{e}");
 }
 
 impl ArrSort {

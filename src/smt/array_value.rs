@@ -4,7 +4,7 @@
 //! model) is not read: the caller gets an error, and the engine gives up on that query.
 
 use super::parse::{sexp_to_value, Sexp};
-use crate::logic::{array_sort, array_value, ArrayValue, Rat, Sort, Value};
+use crate::logic::{array_sort, array_value, try_array_sort, ArrayValue, Rat, Sort, Value};
 
 /// Reads a sort: `Int`, `Bool`, `Real`, `(Array I E)`.
 pub(super) fn sexp_to_sort(e: &Sexp) -> Result<Sort, String> {
@@ -16,7 +16,7 @@ pub(super) fn sexp_to_sort(e: &Sexp) -> Result<Sort, String> {
             _ => Err(format!("unexpected sort `{a}`")),
         },
         Sexp::List(v) if v.len() == 3 && v[0].symbol() == Some("Array") => {
-            Ok(array_sort(sexp_to_sort(&v[1])?, sexp_to_sort(&v[2])?))
+            try_array_sort(sexp_to_sort(&v[1])?, sexp_to_sort(&v[2])?)
         }
         _ => Err(format!("unexpected sort `{e:?}`")),
     }

@@ -1,0 +1,11 @@
+; a 16-bit word built from two bytes gives them back
+(set-logic HORN)
+(declare-fun P ((_ BitVec 8) (_ BitVec 8) (_ BitVec 16)) Bool)
+(assert (forall ((h (_ BitVec 8)) (l (_ BitVec 8)) (w (_ BitVec 16)))
+  (=> (= w (concat h l)) (P h l w))))
+(assert (forall ((h (_ BitVec 8)) (l (_ BitVec 8)) (w (_ BitVec 16)))
+  (=> (P h l w) (P (bvadd h #x01) l (bvadd w #x0100)))))
+(assert (forall ((h (_ BitVec 8)) (l (_ BitVec 8)) (w (_ BitVec 16)))
+  (=> (and (P h l w) (or (distinct ((_ extract 15 8) w) h) (distinct ((_ extract 7 0) w) l))) false)))
+(check-sat)
+(exit)

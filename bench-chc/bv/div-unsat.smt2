@@ -1,0 +1,8 @@
+; dividing by any value never grows a value, except by zero: all ones (SMT-LIB)
+(set-logic HORN)
+(declare-fun P ((_ BitVec 8)) Bool)
+(assert (forall ((x (_ BitVec 8))) (=> (= x #x64) (P x))))
+(assert (forall ((x (_ BitVec 8)) (y (_ BitVec 8))) (=> (P x) (P (bvudiv x y)))))
+(assert (forall ((x (_ BitVec 8))) (=> (and (P x) (bvugt x #x64)) false)))
+(check-sat)
+(exit)

@@ -1,0 +1,8 @@
+; products of an odd value by 3 stay odd (the low bit)
+(set-logic HORN)
+(declare-fun P ((_ BitVec 32)) Bool)
+(assert (forall ((x (_ BitVec 32))) (=> (= x #x00000001) (P x))))
+(assert (forall ((x (_ BitVec 32))) (=> (P x) (P (bvmul #x00000003 x)))))
+(assert (forall ((x (_ BitVec 32))) (=> (and (P x) (= ((_ extract 0 0) x) #b0)) false)))
+(check-sat)
+(exit)
