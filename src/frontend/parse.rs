@@ -415,7 +415,7 @@ impl Parser<'_> {
                 Err(self.err_at(
                     &c.to_string(),
                     format!(
-                        "unsupported sort `{}`: only Int, Real, Bool and arrays of them are supported",
+                        "unsupported sort `{}`: only Int, Real, Bool, bit-vectors, non-recursive datatypes and arrays of them are supported",
                         short(&c)
                     ),
                 ))

@@ -302,7 +302,7 @@ impl<'a> Translator<'a> {
                 let bitvec = crate::logic::bitvec::sort_width(sort_text).is_some();
                 if !matches!(sort_text, "Int" | "Bool" | "Real") && !array && !datatype && !bitvec {
                     return Err(err(format!(
-                        "declare-var `{}`: unsupported sort `{sort_text}`: only Int, Real, Bool and arrays of them are supported",
+                        "declare-var `{}`: unsupported sort `{sort_text}`: only Int, Real, Bool, bit-vectors, non-recursive datatypes and arrays of them are supported",
                         self.text(v)
                     )));
                 }

@@ -12,7 +12,7 @@ pub fn sort(dt: &Datatypes, s: &Sx) -> Result<DSort, String> {
             "Bool" => Ok(DSort::Bool),
             "Real" => Ok(DSort::Real),
             _ => dt.datatype(a).map(DSort::Data).ok_or_else(|| {
-                format!("unsupported sort `{a}`: only Int, Real, Bool, declared datatypes and arrays of them are supported")
+                format!("unsupported sort `{a}`: only Int, Real, Bool, bit-vectors, declared datatypes and arrays of them are supported")
             }),
         },
         Sx::List(l) => match &l[..] {
@@ -21,7 +21,7 @@ pub fn sort(dt: &Datatypes, s: &Sx) -> Result<DSort, String> {
                 Box::new(sort(dt, e)?),
             )),
             _ => Err(format!(
-                "unsupported sort `{s}`: only Int, Real, Bool, declared datatypes and arrays of them are supported"
+                "unsupported sort `{s}`: only Int, Real, Bool, bit-vectors, declared datatypes and arrays of them are supported"
             )),
         },
     }
