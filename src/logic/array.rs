@@ -41,9 +41,11 @@ fn intern(index: Sort, elem: Sort, max: usize) -> Result<Sort, String> {
     let id = match table.iter().position(|&p| p == (index, elem)) {
         Some(i) => i,
         None if table.len() >= max => {
+            // printing the sorts reads the table: let it go first
+            drop(table);
             return Err(format!(
                 "more than {max} array sorts: `(Array {index} {elem})` is one too many"
-            ))
+            ));
         }
         None => {
             table.push((index, elem));
