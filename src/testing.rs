@@ -83,6 +83,28 @@ pub fn engine_solver() -> Option<SolverConfig> {
     }
 }
 
+/// The output of the z3 at `path` on `script` (read from standard input, at most
+/// `seconds` in all), trimmed: for tests that send a whole script in one go (many
+/// `check-sat`s or `simplify`s) and compare the answers line by line.
+pub fn z3_output(path: &std::path::Path, script: &str, seconds: u32) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(path)
+        .args(["-in", &format!("-T:{seconds}")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("z3 starts");
+    child
+        .stdin
+        .take()
+        .expect("z3's input")
+        .write_all(script.as_bytes())
+        .expect("z3 reads the script");
+    let out = child.wait_with_output().expect("z3 ends");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
 /// z3, for a test that cannot do without it (the validator's solver): a missing z3 fails
 /// the test, on any machine.
 pub fn z3() -> SolverConfig {

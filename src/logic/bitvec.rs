@@ -347,7 +347,6 @@ mod tests {
     fn bodies_in_bitvectors_agree_with_the_integer_bodies() {
         use crate::logic::{eval_bool, mk_add, mk_ge, mk_ite, mk_le, mk_mod, mk_var, Sort};
         use crate::logic::{mk_div, mk_eq, mk_int, mk_mul_const, mk_not, Assignment, Var};
-        use std::io::Write;
         let z3_path = match crate::smt::find_solver(crate::smt::SolverKind::Z3, None) {
             Ok(p) => p,
             Err(e) => return crate::testing::skip(&e),
@@ -406,21 +405,8 @@ mod tests {
                 cases.push((script, want, f.clone()));
             }
         }
-        let mut child = std::process::Command::new(&z3_path)
-            .args(["-in", "-T:20"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
         let all: String = cases.iter().map(|c| c.0.as_str()).collect();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(all.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        let got: Vec<String> = crate::testing::z3_output(&z3_path, &all, 20)
             .lines()
             .map(|l| l.trim().to_string())
             .collect();

@@ -6,6 +6,7 @@
 
 pub mod bitvec;
 mod coi;
+mod commands;
 mod inline;
 mod qe;
 pub mod records;

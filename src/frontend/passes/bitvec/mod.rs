@@ -21,6 +21,7 @@ mod terms;
 mod tests;
 
 use super::super::InputError;
+use super::commands;
 use super::records::sexp::{self, Sx};
 use crate::logic::bitvec::Bitvecs;
 use crate::logic::datatype::key;
@@ -35,15 +36,6 @@ pub struct Eliminated {
     pub bitvecs: Bitvecs,
 }
 
-/// The name of the command at `start` (its first atom).
-fn head(input: &str, start: usize) -> &str {
-    let rest = input[start + 1..].trim_start();
-    let end = rest
-        .find(|c: char| c.is_whitespace() || c == '(' || c == ')')
-        .unwrap_or(rest.len());
-    &rest[..end]
-}
-
 /// Does the input mention bit-vectors (a sort, or a conversion from integers)?
 pub fn has_bitvectors(input: &str) -> bool {
     input.contains("BitVec") || input.contains("int2bv") || input.contains("int_to_bv")
@@ -56,22 +48,15 @@ pub fn eliminate(
     commands: &[(usize, usize, usize)],
     queries: &[usize],
 ) -> Result<Eliminated, InputError> {
-    let mut text = String::with_capacity(input.len() * 2);
     let mut preds: Vec<Vec<Option<u32>>> = vec![];
     let mut pred_names: FxHashSet<String> = FxHashSet::default();
-    let mut new_queries = vec![];
-    let mut copied = 0;
     // the fresh names are numbered across the input
     let mut enc = encode::Enc::default();
-    for &(start, end, line) in commands {
-        text.push_str(&input[copied..start]);
-        copied = end;
-        let newlines = input[start..end].matches('\n').count();
+    let out = commands::rewrite(input, commands, queries, |command, line, name| {
         let err = |m: String| InputError::new(line, m);
-        let name = head(input, start);
-        let rewritten: Option<String> = match name {
+        Ok(match name {
             "declare-fun" => {
-                let cmd = sexp::read(&input[start..end]).map_err(err)?;
+                let cmd = sexp::read(command).map_err(err)?;
                 match cmd.list().unwrap_or_default() {
                     [_, Sx::Atom(p), Sx::List(sorts), Sx::Atom(r)] if r == "Bool" => {
                         let widths = sorts
@@ -95,7 +80,7 @@ pub fn eliminate(
                 }
             }
             "assert" => {
-                let cmd = sexp::read(&input[start..end]).map_err(err)?;
+                let cmd = sexp::read(command).map_err(err)?;
                 let f = match cmd.list().unwrap_or_default() {
                     [_, f] => f.clone(),
                     _ => return Err(err("malformed assert".into())),
@@ -107,22 +92,11 @@ pub fn eliminate(
                 Some(format!("(assert {g})"))
             }
             _ => None,
-        };
-        if queries.contains(&start) {
-            new_queries.push(text.len());
-        }
-        match rewritten {
-            Some(r) => {
-                text.push_str(&r);
-                text.extend(std::iter::repeat_n('\n', newlines));
-            }
-            None => text.push_str(&input[start..end]),
-        }
-    }
-    text.push_str(&input[copied..]);
+        })
+    })?;
     Ok(Eliminated {
-        text,
-        queries: new_queries,
+        text: out.text,
+        queries: out.queries,
         bitvecs: Bitvecs { preds },
     })
 }

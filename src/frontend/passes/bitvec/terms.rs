@@ -2,6 +2,7 @@
 //! ([`super::encode`]), bit-vector binders become `Int` ones with their range, and
 //! divisions by a variable get a fresh quotient and remainder, defined in the clause's body.
 
+use super::super::commands::unbind;
 use super::super::records::sexp::Sx;
 use super::encode::{app, as_num, ite_of, num, product, Enc};
 use crate::logic::bitvec::{parse_literal, pow2};
@@ -157,14 +158,7 @@ impl<'a> Rewriter<'a> {
     }
 
     fn unbind(&mut self, names: &[String]) {
-        for n in names {
-            if let Some(v) = self.env.get_mut(n) {
-                v.pop();
-                if v.is_empty() {
-                    self.env.remove(n);
-                }
-            }
-        }
+        unbind(&mut self.env, names)
     }
 
     /// The bindings of a `let`, values read before any is bound.

@@ -7,7 +7,6 @@ use crate::frontend::parse::split_commands;
 use crate::logic::bitvec::{literal, parse_literal};
 use crate::smt::{find_solver, SolverKind};
 use num_bigint::BigInt;
-use std::io::Write;
 
 fn run(text: &str) -> Result<String, String> {
     let cmds = split_commands(text.as_bytes()).map_err(|e| e.to_string())?;
@@ -133,21 +132,9 @@ fn term(r: &mut Rng, w: u32, vw: u32, depth: u32) -> String {
     }
 }
 
+/// z3's output on `script`, a line per command that prints.
 fn z3(path: &std::path::Path, script: &str) -> Vec<String> {
-    let mut child = std::process::Command::new(path)
-        .args(["-in", "-T:20"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("z3 runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout)
+    crate::testing::z3_output(path, script, 20)
         .lines()
         .map(|l| l.trim().to_string())
         .collect()

@@ -23,6 +23,7 @@ mod terms;
 mod tests;
 
 use super::super::InputError;
+use super::commands::{self, head};
 use crate::logic::datatype::{key, DSort, Datatypes, Records};
 use rustc_hash::FxHashSet;
 use sexp::Sx;
@@ -34,15 +35,6 @@ pub struct Eliminated {
     /// Where each of the given query `assert`s starts in [`Eliminated::text`].
     pub queries: Vec<usize>,
     pub records: Records,
-}
-
-/// The name of the command at `start` (its first atom).
-fn head(input: &str, start: usize) -> &str {
-    let rest = input[start + 1..].trim_start();
-    let end = rest
-        .find(|c: char| c.is_whitespace() || c == '(' || c == ')')
-        .unwrap_or(rest.len());
-    &rest[..end]
 }
 
 /// Does the input declare datatypes?
@@ -96,10 +88,8 @@ fn run(
     dt: &mut Datatypes,
     scan: bool,
 ) -> Result<Run, InputError> {
-    let mut text = String::with_capacity(input.len() * 2);
     let mut preds: Vec<Vec<(DSort, String)>> = vec![];
     let mut pred_names: FxHashSet<String> = FxHashSet::default();
-    let mut new_queries = vec![];
     let (mut reads, mut read_lines): (Vec<(DSort, DSort)>, Vec<usize>) = (vec![], vec![]);
     // every datatype first: a field may name a datatype a later command declares
     let mut decls = vec![];
@@ -110,17 +100,12 @@ fn run(
         }
     }
     decl::declare_all(dt, &decls).map_err(|(line, m)| InputError::new(line, m))?;
-    let mut copied = 0;
-    for &(start, end, line) in commands {
-        text.push_str(&input[copied..start]);
-        copied = end;
-        let newlines = input[start..end].matches('\n').count();
+    let out = commands::rewrite(input, commands, queries, |command, line, name| {
         let err = |m: String| InputError::new(line, m);
-        let name = head(input, start);
-        let rewritten: Option<String> = match name {
+        Ok(match name {
             "declare-datatypes" | "declare-datatype" => Some(String::new()),
             "declare-fun" => {
-                let cmd = sexp::read(&input[start..end]).map_err(err)?;
+                let cmd = sexp::read(command).map_err(err)?;
                 match cmd.list().unwrap_or_default() {
                     [_, Sx::Atom(p), Sx::List(sorts), Sx::Atom(r)] if r == "Bool" => {
                         let mut args = vec![];
@@ -138,7 +123,7 @@ fn run(
                 }
             }
             "assert" => {
-                let cmd = sexp::read(&input[start..end]).map_err(err)?;
+                let cmd = sexp::read(command).map_err(err)?;
                 let f = match cmd.list().unwrap_or_default() {
                     [_, f] => f.clone(),
                     _ => return Err(err("malformed assert".into())),
@@ -154,23 +139,12 @@ fn run(
                 Some(format!("(assert {g})"))
             }
             _ => None,
-        };
-        if queries.contains(&start) {
-            new_queries.push(text.len());
-        }
-        match rewritten {
-            Some(r) => {
-                text.push_str(&r);
-                text.extend(std::iter::repeat_n('\n', newlines));
-            }
-            None => text.push_str(&input[start..end]),
-        }
-    }
-    text.push_str(&input[copied..]);
+        })
+    })?;
     Ok(Run {
         out: Eliminated {
-            text,
-            queries: new_queries,
+            text: out.text,
+            queries: out.queries,
             records: Records {
                 types: dt.clone(),
                 preds,

@@ -1,6 +1,7 @@
 //! Rewriting terms over datatypes into terms over their parts ([`Datatypes::layout`]): a
 //! term of a datatype (or of an array holding one) becomes the list of its parts' terms.
 
+use super::super::commands::unbind;
 use super::decl::sort;
 use super::sexp::Sx;
 use crate::logic::datatype::{key, DSort, Datatypes};
@@ -216,14 +217,7 @@ impl<'a> Rewriter<'a> {
     }
 
     fn unbind(&mut self, names: &[String]) {
-        for n in names {
-            if let Some(v) = self.env.get_mut(n) {
-                v.pop();
-                if v.is_empty() {
-                    self.env.remove(n);
-                }
-            }
-        }
+        unbind(&mut self.env, names)
     }
 
     /// The bindings of a `let` (its values read before any is bound), as bindings of parts.

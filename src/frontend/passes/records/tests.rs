@@ -5,7 +5,6 @@
 use super::eliminate;
 use crate::frontend::parse::split_commands;
 use crate::smt::{find_solver, SolverKind};
-use std::io::Write;
 
 fn run(text: &str) -> Result<String, String> {
     let cmds = split_commands(text.as_bytes()).map_err(|e| e.to_string())?;
@@ -248,20 +247,7 @@ fn formula(r: &mut Rng) -> String {
 
 /// z3's answer on `script`: `sat`, `unsat` or something else.
 fn z3(path: &std::path::Path, script: &str) -> String {
-    let mut child = std::process::Command::new(path)
-        .args(["-in", "-T:10"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("z3 starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    crate::testing::z3_output(path, script, 10)
 }
 
 #[test]
