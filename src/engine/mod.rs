@@ -34,6 +34,7 @@ pub mod pdkind;
 pub mod pdr;
 pub mod spacer;
 pub mod tpa;
+pub mod treebmc;
 pub mod trl;
 mod unroll;
 
