@@ -27,6 +27,42 @@ impl fmt::Display for S {
     }
 }
 
+/// `s` with every `(let ((x v) ..) body)` replaced by `body` with the values in place (z3
+/// shares repeated subterms of a value with `let`).
+pub fn unlet(s: &S) -> S {
+    fn go(s: &S, env: &mut Vec<(String, S)>) -> S {
+        match s {
+            S::Atom(a) => env
+                .iter()
+                .rev()
+                .find(|(x, _)| x == a)
+                .map_or_else(|| s.clone(), |(_, v)| v.clone()),
+            S::List(l) => match l.as_slice() {
+                [S::Atom(h), S::List(bs), body] if h == "let" => {
+                    let mut vals = vec![];
+                    for b in bs {
+                        match b {
+                            S::List(p) if p.len() == 2 => {
+                                if let S::Atom(x) = &p[0] {
+                                    vals.push((x.clone(), go(&p[1], env)));
+                                }
+                            }
+                            _ => return S::List(l.iter().map(|x| go(x, env)).collect()),
+                        }
+                    }
+                    let n = env.len();
+                    env.extend(vals);
+                    let out = go(body, env);
+                    env.truncate(n);
+                    out
+                }
+                _ => S::List(l.iter().map(|x| go(x, env)).collect()),
+            },
+        }
+    }
+    go(s, &mut vec![])
+}
+
 /// Reads one s-expression (what follows it is ignored).
 pub fn read(text: &str) -> Result<S, String> {
     let b = text.as_bytes();
@@ -93,5 +129,7 @@ mod tests {
         assert_eq!(s.to_string(), "((|t!1!0| (cons (- 1) nil)) (x \"a b\"))");
         assert_eq!(read("sat").unwrap(), S::Atom("sat".into()));
         assert!(read("((a)").is_err());
+        let v = read("(let ((a!1 (S (S Z)))) (let ((a!2 (c a!1 a!1))) (m a!2 Z)))").unwrap();
+        assert_eq!(unlet(&v).to_string(), "(m (c (S (S Z)) (S (S Z))) Z)");
     }
 }

@@ -22,7 +22,7 @@
 //! at [`Limits::nodes`] nodes.
 
 use super::clauses::Clauses;
-use super::sexp::{read, S};
+use super::sexp::{read, unlet, S};
 use crate::smt::{Smt, SmtError};
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
@@ -321,7 +321,7 @@ impl<'a> Unfolding<'a> {
         pairs
             .into_iter()
             .map(|p| match p {
-                S::List(mut kv) if kv.len() == 2 => Ok(kv.pop().map(|v| v.to_string())),
+                S::List(kv) if kv.len() == 2 => Ok(Some(unlet(&kv[1]).to_string())),
                 _ => Err(bad()),
             })
             .map(|v| v.and_then(|v| v.ok_or_else(bad)))
