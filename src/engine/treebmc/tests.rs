@@ -61,3 +61,137 @@ fn safe_system_has_no_short_derivation() {
         "{r:?}"
     );
 }
+
+/// A small xorshift generator: the property tests are reproducible from their seeds.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A rule of a random system over predicates `P_i(N, Int)` (`N`: Peano naturals).
+#[derive(Clone, Debug)]
+enum Rule {
+    /// `P_i(S^k Z, c)`.
+    Fact { i: usize, k: u32, c: i64 },
+    /// `P_j(x, n) => P_i(S x, n + a)`.
+    Step { i: usize, j: usize, a: i64 },
+    /// `P_j(x, n) /\ P_k(x, m) => P_i(S x, n + m)`.
+    Join { i: usize, j: usize, k: usize },
+}
+
+fn nat(k: u32) -> String {
+    (0..k).fold("Z".to_string(), |acc, _| format!("(S {acc})"))
+}
+
+/// A random system with a planted counterexample: the facts derivable in a few rounds are
+/// computed here, and the query refutes one of the deepest (its `N` and its `Int`).
+fn planted(seed: u64) -> String {
+    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let preds = 2 + r.below(3) as usize;
+    let mut rules = vec![Rule::Fact {
+        i: 0,
+        k: 0,
+        c: r.below(3) as i64,
+    }];
+    for _ in 0..2 + r.below(4) {
+        let i = r.below(preds as u64) as usize;
+        rules.push(match r.below(3) {
+            0 => Rule::Fact {
+                i,
+                k: r.below(2) as u32,
+                c: r.below(5) as i64 - 2,
+            },
+            1 => Rule::Step {
+                i,
+                j: r.below(preds as u64) as usize,
+                a: r.below(5) as i64 - 2,
+            },
+            _ => Rule::Join {
+                i,
+                j: r.below(preds as u64) as usize,
+                k: r.below(preds as u64) as usize,
+            },
+        });
+    }
+    // forward: (pred, nat, int) facts and the round they appeared in
+    let mut facts: Vec<(usize, u32, i64, usize)> = vec![];
+    for round in 0..4 {
+        let old = facts.clone();
+        let mut add = |f: (usize, u32, i64)| {
+            if !facts.iter().any(|g| (g.0, g.1, g.2) == f) && facts.len() < 200 {
+                facts.push((f.0, f.1, f.2, round));
+            }
+        };
+        for rule in &rules {
+            match *rule {
+                Rule::Fact { i, k, c } => add((i, k, c)),
+                Rule::Step { i, j, a } => {
+                    for f in old.iter().filter(|f| f.0 == j) {
+                        add((i, f.1 + 1, f.2 + a));
+                    }
+                }
+                Rule::Join { i, j, k } => {
+                    for f in old.iter().filter(|f| f.0 == j) {
+                        for g in old.iter().filter(|g| g.0 == k && g.1 == f.1) {
+                            add((i, f.1 + 1, f.2 + g.2));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let target = facts
+        .iter()
+        .max_by_key(|f| (f.3, f.1))
+        .copied()
+        .unwrap_or((0, 0, 0, 0));
+    let mut t = String::from("(set-logic HORN)\n(declare-datatypes ((N 0)) (((Z) (S (p N)))))\n");
+    for i in 0..preds {
+        t += &format!("(declare-fun P{i} (N Int) Bool)\n");
+    }
+    for rule in &rules {
+        t += &match *rule {
+            Rule::Fact { i, k, c } => format!(
+                "(assert (forall ((n Int)) (=> (= n {c}) (P{i} {} n))))\n",
+                nat(k)
+            ),
+            Rule::Step { i, j, a } => format!(
+                "(assert (forall ((x N) (n Int)) (=> (P{j} x n) (P{i} (S x) (+ n {a})))))\n"
+            ),
+            Rule::Join { i, j, k } => format!(
+                "(assert (forall ((x N) (n Int) (m Int)) (=> (and (P{j} x n) (P{k} x m)) (P{i} (S x) (+ n m)))))\n"
+            ),
+        };
+    }
+    t += &format!(
+        "(assert (forall ((x N) (n Int)) (=> (and (P{} x n) (= x {}) (= n {})) false)))\n(check-sat)\n",
+        target.0,
+        nat(target.1),
+        target.2
+    );
+    t
+}
+
+#[test]
+fn planted_counterexamples_are_found_and_judged() {
+    let mut deep = 0;
+    for seed in 1..=30 {
+        let text = planted(seed);
+        let (g, j) = judged(&text, Limits::default()).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        assert_eq!(j, Judgment::Accepted, "{text}\n{g}");
+        if g.lines().count() > 4 {
+            deep += 1;
+        }
+    }
+    // most planted facts need a few steps
+    assert!(deep >= 10, "only {deep} derivations of more than 2 steps");
+}
