@@ -20,11 +20,11 @@ mod reason;
 mod unfold;
 pub use absint::AbsintStats;
 pub use reason::{stop_kind, Reason};
-pub use unfold::solve_by_unfolding;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+pub use unfold::solve_by_unfolding;
 
 /// How to solve.
 #[derive(Clone, Debug)]

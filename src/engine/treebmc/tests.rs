@@ -84,7 +84,8 @@ enum Rule {
     Fact { i: usize, k: u32, c: i64 },
     /// `P_j(x, n) => P_i(S x, n + a)`.
     Step { i: usize, j: usize, a: i64 },
-    /// `P_j(x, n) /\ P_k(x, m) => P_i(S x, n + m)`.
+    /// `P_j(x, n) /\ P_k(y, m) => P_i(S x, n + 2 m)`: two children, which a derivation
+    /// must not confuse (with `j = k` they are two instances of one predicate).
     Join { i: usize, j: usize, k: usize },
 }
 
@@ -97,11 +98,20 @@ fn nat(k: u32) -> String {
 fn planted(seed: u64) -> String {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let preds = 2 + r.below(3) as usize;
-    let mut rules = vec![Rule::Fact {
-        i: 0,
-        k: 0,
-        c: r.below(3) as i64,
-    }];
+    let c = r.below(3) as i64;
+    let mut rules = vec![
+        Rule::Fact { i: 0, k: 0, c },
+        Rule::Fact {
+            i: 0,
+            k: 1,
+            c: c + 1,
+        },
+        Rule::Join {
+            i: r.below(preds as u64) as usize,
+            j: 0,
+            k: 0,
+        },
+    ];
     for _ in 0..2 + r.below(4) {
         let i = r.below(preds as u64) as usize;
         rules.push(match r.below(3) {
@@ -141,8 +151,8 @@ fn planted(seed: u64) -> String {
                 }
                 Rule::Join { i, j, k } => {
                     for f in old.iter().filter(|f| f.0 == j) {
-                        for g in old.iter().filter(|g| g.0 == k && g.1 == f.1) {
-                            add((i, f.1 + 1, f.2 + g.2));
+                        for g in old.iter().filter(|g| g.0 == k) {
+                            add((i, f.1 + 1, f.2 + 2 * g.2));
                         }
                     }
                 }
@@ -168,7 +178,7 @@ fn planted(seed: u64) -> String {
                 "(assert (forall ((x N) (n Int)) (=> (P{j} x n) (P{i} (S x) (+ n {a})))))\n"
             ),
             Rule::Join { i, j, k } => format!(
-                "(assert (forall ((x N) (n Int) (m Int)) (=> (and (P{j} x n) (P{k} x m)) (P{i} (S x) (+ n m)))))\n"
+                "(assert (forall ((x N) (y N) (n Int) (m Int)) (=> (and (P{j} x n) (P{k} y m)) (P{i} (S x) (+ n (* 2 m))))))\n"
             ),
         };
     }
@@ -194,4 +204,24 @@ fn planted_counterexamples_are_found_and_judged() {
     }
     // most planted facts need a few steps
     assert!(deep >= 10, "only {deep} derivations of more than 2 steps");
+}
+
+#[test]
+fn bench_chc_adt_counterexamples_are_found_and_judged() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench-chc/adt");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            n.starts_with("cex-") && n.ends_with("-unsat.smt2")
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let (g, j) = judged(&text, Limits::default()).unwrap_or_else(|e| panic!("{f:?}: {e:?}"));
+        assert_eq!(j, Judgment::Accepted, "{f:?}\n{g}");
+    }
 }
