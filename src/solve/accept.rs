@@ -78,6 +78,10 @@ impl Run<'_> {
         model: impl FnOnce() -> Model,
         engine: &'static str,
     ) -> Option<Verdict> {
+        if self.orig.adt.is_some() {
+            // the k-induction conditions are not judged over the input's datatypes
+            return self.accept_model(model(), engine);
+        }
         let t = Instant::now();
         self.stats.validations += 1;
         let checked =
@@ -114,6 +118,15 @@ impl Run<'_> {
         })
     }
 
+    /// A counterexample of the size abstraction of recursive datatypes
+    /// ([`crate::logic::adt`]): it may not be one of the input, so it proves nothing.
+    fn abstract_cex(&mut self, engine: &'static str) -> Option<Verdict> {
+        log::info!(
+            "{engine}: a counterexample of the size abstraction, which proves nothing about the input's datatypes"
+        );
+        None
+    }
+
     fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
         log::error!("{engine}: its trace does not map to clauses (a bug)");
         self.stats.engine_bugs += 1;
@@ -130,6 +143,9 @@ impl Run<'_> {
         backs: &[Box<dyn BackTranslate>],
         engine: &'static str,
     ) -> Option<Verdict> {
+        if self.orig.adt.is_some() {
+            return self.abstract_cex(engine);
+        }
         let t = Instant::now();
         let why = if self.expand {
             "--expand".to_string()
@@ -247,6 +263,9 @@ impl Run<'_> {
     }
 
     pub(super) fn accept_cex(&mut self, cex: Cex, engine: &'static str) -> Option<Verdict> {
+        if self.orig.adt.is_some() {
+            return self.abstract_cex(engine);
+        }
         self.stats.validations += 1;
         let checked = validate::complete_cex(self.orig, cex, &self.z3).and_then(|cex| {
             validate::check_cex(self.orig, &cex)
