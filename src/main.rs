@@ -310,9 +310,6 @@ fn report_memory_limit() {
 enum Msg {
     Parsed(Result<(Format, Vec<Command>), InputError>),
     Solved(Result<Outcome, SolveError>),
-    /// A judged counterexample of an input the front-end does not translate
-    /// ([`chcsolve::solve::solve_by_unfolding`]).
-    Unfolded(Outcome),
 }
 
 /// An answer line, with the witness and the statistics when asked for.
@@ -325,7 +322,8 @@ fn print_answer(cli: &Cli, format: Format, o: &Outcome) {
             Verdict::Sat(_) | Verdict::UnsatAccelerated(_) if judged.is_some() => {
                 outln!("{}", judged.unwrap_or_default())
             }
-            // a derivation found on the input's text has no clause-graph steps
+            // a derivation found on the input's text (recursive datatypes) has no
+            // clause-graph steps
             Verdict::Unsat(c)
                 if judged.is_some()
                     && (c.is_empty() || cli.witness_format == WitnessFormat::Golem) =>
@@ -404,7 +402,7 @@ fn run_script(
                 *owed = 0;
                 return 2;
             }
-            None | Some(Msg::Parsed(_) | Msg::Unfolded(_)) => {
+            None | Some(Msg::Parsed(_)) => {
                 out_of_time = true;
                 outln!("unknown");
                 if cli.stats || cli.stats_json {
@@ -530,13 +528,6 @@ fn main() {
             // the judge reads the original text
             let text: std::sync::Arc<str> = input.into();
             match parsed {
-                // recursive datatypes: a counterexample may still be found on the text
-                Err(e) if e.to_string().contains("recursive datatype") => {
-                    match chcsolve::solve::solve_by_unfolding(&text, &opts) {
-                        Some(o) => drop(tx.send(Msg::Unfolded(o))),
-                        None => drop(tx.send(Msg::Parsed(Err(e)))),
-                    }
-                }
                 Err(e) => drop(tx.send(Msg::Parsed(Err(e)))),
                 Ok(script) => {
                     let parse_seconds = start.elapsed().as_secs_f64();
@@ -588,12 +579,6 @@ fn main() {
             outln!("{e}");
             *owed = 0;
             1
-        }
-        Some(Msg::Unfolded(o)) => {
-            let mut owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
-            print_answer(&cli, Format::ChcComp, &o);
-            *owed = 0;
-            0
         }
         Some(Msg::Parsed(Ok((format, commands)))) => {
             run_script(&cli, format, &commands, recv, &progress, start)

@@ -24,7 +24,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-pub use unfold::solve_by_unfolding;
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -464,6 +463,7 @@ fn solve_judged_here(
         }),
         witness: None,
         memory_limit: opts.memory_limit,
+        unfold: None,
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
@@ -503,6 +503,9 @@ struct Run<'a> {
     witness: Option<String>,
     /// This run's limit on the heap, in MB ([`Options::memory_limit`]).
     memory_limit: Option<u64>,
+    /// The counterexample search on the input's text, for recursive datatypes
+    /// ([`unfold`]).
+    unfold: Option<unfold::Lane>,
 }
 
 impl Run<'_> {
@@ -535,6 +538,7 @@ impl Run<'_> {
     }
 
     fn solve(&mut self, opts: &Options, smt: &SolverConfig) -> Verdict {
+        self.start_unfolding();
         let t = Instant::now();
         progress(opts, |p| p.stage("preprocessing"));
         let (psys, backs) = preprocess_shared(self.orig.clone());
@@ -657,6 +661,10 @@ impl Run<'_> {
     ) -> Verdict {
         let mut stops = vec![];
         loop {
+            if let Some(v) = self.unfolded(false) {
+                pf.stop();
+                return v;
+            }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 pf.stop();
                 return Verdict::Unknown(Reason::Timeout);
@@ -675,6 +683,10 @@ impl Run<'_> {
                 (_, Some(_)) => Some(CANCEL_POLL.min(crate::mem::POLL)),
                 (true, None) => Some(crate::mem::POLL),
                 (false, None) => None,
+            };
+            let poll = match &self.unfold {
+                Some(l) if l.running() => Some(poll.map_or(unfold::POLL, |p| p.min(unfold::POLL))),
+                _ => poll,
             };
             let wait = match poll {
                 Some(p) => {
@@ -747,7 +759,7 @@ impl Run<'_> {
             }
         }
         pf.stop();
-        Verdict::Unknown(Reason::EnginesStopped(stops))
+        self.unfolded_or(Verdict::Unknown(Reason::EnginesStopped(stops)))
     }
 
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.
