@@ -139,6 +139,8 @@ impl Run<'_> {
             None
         };
         let (g, steps) = lane.answer(until)?;
+        // the judge is this answer's validation (its rejection counts as a failure)
+        self.stats.validations += 1;
         match self.judge(Witness::Derivation(&g), "unsat", NAME) {
             Ok(()) => {
                 log::info!("{NAME}: a derivation of {steps} steps judged");

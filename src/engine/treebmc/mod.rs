@@ -4,8 +4,7 @@
 //!
 //! The clauses are read from the input's text as terms that are sent back to z3 as they
 //! are ([`clauses`]); trees of height 0, 1, 2, .. are checked in one incremental z3 process
-//! ([`unfold`], after the unfolding of Golem's BMC for non-linear systems and Eldarica's
-//! bounded search: a node per predicate instance, a selector per clause), and a model is
+//! ([`unfold`]: a node per predicate instance, a selector per clause), and a model is
 //! read back as a derivation whose values are the solver's constructor terms. The
 //! derivation is printed in Golem's format ([`golem`]) and, like every answer, judged
 //! against the original text before it is printed.
