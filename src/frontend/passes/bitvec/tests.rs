@@ -175,10 +175,7 @@ fn random_terms_have_the_values_z3_gives_them() {
 /// Compares, for each case `(width, term, x, y)`, the value z3 gives the term with the
 /// one of its rewriting (which must have that value and no other); returns how many z3
 /// decided.
-fn compare_with_z3(
-    z3_path: &std::path::Path,
-    cases: &[(u32, String, String, String)],
-) -> usize {
+fn compare_with_z3(z3_path: &std::path::Path, cases: &[(u32, String, String, String)]) -> usize {
     // the values z3 gives the terms
     let script: String = cases
         .iter()
