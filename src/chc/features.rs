@@ -23,6 +23,9 @@ pub struct Features {
     pub arrays: bool,
     /// A clause constraint of the input has a quantifier.
     pub quantifiers: bool,
+    /// The input has recursive datatypes, abstracted by sizes (`ChcSystem::adt`): the
+    /// clauses over-approximate the input's, so only models count.
+    pub datatypes: bool,
 }
 
 impl Features {
@@ -31,6 +34,7 @@ impl Features {
         let mut f = Features {
             linear: sys.is_linear(),
             linear_input: sys.is_linear(),
+            datatypes: sys.adt.is_some(),
             ..Features::default()
         };
         for p in &sys.preds {
@@ -99,6 +103,7 @@ impl fmt::Display for Features {
             (self.reals, "Real"),
             (self.bools, "Bool"),
             (self.arrays, "Array"),
+            (self.datatypes, "Datatype(sizes)"),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -152,5 +157,19 @@ mod tests {
             "{f:?}"
         );
         assert_eq!(f.to_string(), "linear, sorts Int, quantifiers");
+        let adt = parse_str(
+            "(set-logic HORN)
+             (declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))
+             (declare-fun p (L) Bool)
+             (assert (forall ((x L)) (=> (= x nil) (p x))))
+             (assert (forall ((x L)) (=> (and (p x) ((_ is cons) x)) false)))",
+        )
+        .unwrap();
+        let f = Features::of(&adt);
+        assert!(f.datatypes && f.ints, "{f:?}");
+        assert_eq!(
+            f.to_string(),
+            "linear, sorts Int Datatype(sizes), no quantifiers"
+        );
     }
 }

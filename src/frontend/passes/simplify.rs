@@ -25,6 +25,7 @@ impl Pass for Simplify {
             clauses: vec![],
             records: sys.records.clone(),
             bitvecs: sys.bitvecs.clone(),
+            adt: sys.adt.clone(),
         };
         let mut origins = vec![];
         for (i, c) in sys.clauses.iter().enumerate() {
