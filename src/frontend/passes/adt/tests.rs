@@ -101,7 +101,7 @@ fn constructs_outside_the_abstraction_are_error_lines() {
         ),
     ];
     for (input, line) in bad {
-        let e = parse_str(input).err().expect("an error");
+        let e = parse_str(input).expect_err("an error");
         assert_eq!(e.line, line, "{e}");
     }
 }
