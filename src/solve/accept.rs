@@ -48,11 +48,24 @@ impl Run<'_> {
             model
         };
         self.stats.validations += 1;
-        match validate::check_model(self.orig, &model, &self.z3, self.check_budget()) {
+        // The validator (on the parsed clauses) and the judge (on the input's text) check the
+        // model at the same time: the answer waits for the slower, not for their sum.
+        let text = crate::witness::model_to_smtlib(self.orig, &model);
+        let (orig, z3, budget) = (self.orig, self.z3.clone(), self.check_budget());
+        let (validated, judged) = std::thread::scope(|s| {
+            let v = s.spawn(|| validate::check_model(orig, &model, &z3, budget));
+            let j = self.judge(crate::judge::Witness::Model(&text), "sat", engine);
+            let v = v.join().unwrap_or_else(|_| {
+                Err(validate::ModelError::Undecided(
+                    "the validator's thread panicked".into(),
+                ))
+            });
+            (v, j)
+        });
+        match validated {
             Ok(()) => {
                 log::info!("{engine}: model validated");
-                let text = crate::witness::model_to_smtlib(self.orig, &model);
-                if let Err(v) = self.judge(crate::judge::Witness::Model(&text), "sat", engine) {
+                if let Err(v) = judged {
                     return v;
                 }
                 self.stats.winner = Some(engine);
