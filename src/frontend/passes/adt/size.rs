@@ -51,6 +51,10 @@ pub struct Clause<'a> {
     /// The fresh variable of a term (its text), when no `let` is in scope.
     fresh_of: FxHashMap<(String, &'static str), String>,
     sides: Vec<Sx>,
+    /// The variables the body's top-level conjunction equates to a constructor term
+    /// (`(= x (cons h t))`): a selector of that constructor on them reads the term's
+    /// argument (when the body is false, the clause holds whatever the selector reads).
+    built: FxHashMap<String, (usize, Vec<Sx>)>,
 }
 
 fn int(n: i64) -> Sx {
@@ -71,6 +75,7 @@ impl<'a> Clause<'a> {
             fresh: vec![],
             fresh_of: FxHashMap::default(),
             sides: vec![],
+            built: FxHashMap::default(),
         }
     }
 
@@ -101,6 +106,11 @@ impl<'a> Clause<'a> {
                 self.vars.push((name.clone(), ds));
             }
             f = g;
+        }
+        if let Some([Sx::Atom(imp), b, _]) = f.list() {
+            if imp == "=>" {
+                self.note_built(b);
+            }
         }
         let (body, head) = match f.list() {
             Some([Sx::Atom(imp), b, h]) if imp == "=>" => (self.top(b)?, self.formula(h)?),
@@ -135,6 +145,25 @@ impl<'a> Clause<'a> {
                 self.adt.types.sort_text(s)
             )),
             _ => Ok(()),
+        }
+    }
+
+    /// Notes the variables that the top-level conjunction `b` equates to constructor terms.
+    fn note_built(&mut self, b: &Sx) {
+        let Some([Sx::Atom(h), args @ ..]) = b.list() else {
+            return;
+        };
+        match (h.as_str(), args) {
+            ("and", _) => args.iter().for_each(|a| self.note_built(a)),
+            ("=", [Sx::Atom(x), Sx::List(t)] | [Sx::List(t), Sx::Atom(x)]) => {
+                let bound = self.vars.iter().any(|(n, s)| n == x && !s.is_plain());
+                if let Some((Sx::Atom(c), cargs)) = t.split_first() {
+                    if let Some((_, ci)) = self.adt.types.ctor(c).filter(|_| bound) {
+                        self.built.entry(x.clone()).or_insert((ci, cargs.to_vec()));
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -392,6 +421,20 @@ impl<'a> Clause<'a> {
                 let [x] = args else {
                     return Err(format!("selector `{h}` takes one argument: {t}"));
                 };
+                if let (Sx::Atom(v), true) = (x, self.lets.is_empty()) {
+                    let arg = self
+                        .built
+                        .get(v)
+                        .filter(|(ci, a)| *ci == c && a.len() > f)
+                        .map(|(_, a)| a[f].clone());
+                    if let Some(arg) = arg {
+                        // taken out while its argument is read: `(= x (cons (head x) t))`
+                        let entry = self.built.remove(v);
+                        let r = self.term(&arg);
+                        self.built.extend(entry.map(|e| (v.clone(), e)));
+                        return r;
+                    }
+                }
                 self.term(x)?;
                 let sort = self.adt.types.types[d].ctors[c].fields[f].sort.clone();
                 return Ok(match sort {

@@ -36,6 +36,18 @@ const PEANO_OLD_FORM: &str = "(set-logic HORN)
 (check-sat)
 ";
 
+/// Selectors: of a variable built by a constructor in the body (read as the constructor's
+/// argument), and of one that is not (a fresh variable).
+const SELECTORS: &str = "(set-logic HORN)
+(declare-datatypes ((Lst 0)) (((nil) (cons (head Int) (tail Lst)))))
+(declare-fun pos (Lst Int) Bool)
+(assert (forall ((l Lst)) (=> (= l nil) (pos l 0))))
+(assert (forall ((l Lst) (t Lst) (h Int) (n Int))
+  (=> (and (= l (cons h t)) (pos t n) (> (head l) 0) (= (tail l) t)) (pos l (+ n (head l))))))
+(assert (forall ((l Lst) (n Int)) (=> (and (pos l n) ((_ is cons) l) (<= n 0)) false)))
+(check-sat)
+";
+
 fn abstract_text(input: &str) -> String {
     let sys = parse_str(input).unwrap();
     let adt = sys
@@ -52,7 +64,7 @@ fn abstract_text(input: &str) -> String {
 
 #[test]
 fn recursive_datatypes_are_read_and_abstracted_by_sizes() {
-    for input in [LIST, FOREST, PEANO_OLD_FORM] {
+    for input in [LIST, FOREST, PEANO_OLD_FORM, SELECTORS] {
         let sys = parse_str(input).unwrap();
         let adt = sys.adt.as_ref().unwrap();
         assert!(sys.records.is_none());
@@ -155,7 +167,7 @@ fn abstract_models_composed_with_sizes_are_models_of_the_input() {
         .unwrap()
     })
     .collect();
-    inputs.extend([LIST, FOREST, PEANO_OLD_FORM].map(str::to_string));
+    inputs.extend([LIST, FOREST, PEANO_OLD_FORM, SELECTORS].map(str::to_string));
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = |n: usize| {
         seed = seed
