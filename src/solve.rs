@@ -580,6 +580,7 @@ impl Run<'_> {
                 graph,
                 seeds: Arc::new(absint::seeds(&psys, invariants, None)),
                 features,
+                input: self.input(),
             };
             progress(opts, |p| {
                 p.stage("engines");
@@ -635,12 +636,24 @@ impl Run<'_> {
             graph,
             seeds,
             features,
+            input: self.input(),
         };
-        // a model wanted: k-induction builds a quantifier-free one by interpolation
+        // a model wanted: k-induction builds a quantifier-free one by interpolation, and the
+        // native lanes (whose safety answers are k-inductive invariants) look for
+        // counterexamples only
         let mut engine_options = opts.engine_options.clone();
         engine_options.kind.inductive_model |= opts.need_model;
+        engine_options.native.bmc_only |= opts.need_model;
         let pf = Portfolio::start(&lanes, &problem, &engine_options, smt);
         self.portfolio(pf, &psys, &backs, opts)
+    }
+
+    /// The input's text and parsed system, for the lanes that read the original assertions.
+    fn input(&self) -> Option<crate::engine::Input> {
+        self.judge.as_ref().map(|j| crate::engine::Input {
+            source: j.source.clone(),
+            orig: self.orig.clone(),
+        })
     }
 
     /// Waits for the engines of `pf` (every answer on the preprocessed clauses `psys`,
@@ -724,6 +737,12 @@ impl Run<'_> {
                     }
                 }
                 Answer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), name),
+                Answer::UnsafeInput(cex) => self.accept_cex(cex, name),
+                Answer::SafeInput {
+                    k,
+                    witness,
+                    invariant,
+                } => self.accept_input_kinductive(k, &witness, invariant, name),
                 Answer::UnsafeAccel(a) => self.accept_accel(&a, psys, backs, name),
                 Answer::Unknown(stop) => {
                     if let Stop::Bug(e) = &stop {

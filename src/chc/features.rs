@@ -21,6 +21,9 @@ pub struct Features {
     pub reals: bool,
     pub bools: bool,
     pub arrays: bool,
+    /// The input declares bit-vector sorts (read as integers by the front-end,
+    /// docs/bitvectors.md).
+    pub bitvecs: bool,
     /// A clause constraint of the input has a quantifier.
     pub quantifiers: bool,
 }
@@ -31,6 +34,7 @@ impl Features {
         let mut f = Features {
             linear: sys.is_linear(),
             linear_input: sys.is_linear(),
+            bitvecs: sys.bitvecs.is_some(),
             ..Features::default()
         };
         for p in &sys.preds {
@@ -99,6 +103,7 @@ impl fmt::Display for Features {
             (self.reals, "Real"),
             (self.bools, "Bool"),
             (self.arrays, "Array"),
+            (self.bitvecs, "BitVec"),
         ]
         .iter()
         .filter(|(on, _)| *on)

@@ -114,6 +114,35 @@ impl Run<'_> {
         })
     }
 
+    /// A k-inductive invariant written over the input's text by a native lane: the verdict
+    /// once the judge accepts it (the validator reads the parsed clauses, not that text).
+    pub(super) fn accept_input_kinductive(
+        &mut self,
+        k: usize,
+        witness: &str,
+        invariant: Model,
+        engine: &'static str,
+    ) -> Option<Verdict> {
+        self.stats.validations += 1;
+        if self.judge.is_none() {
+            log::warn!("{engine}: no input text to judge its {k}-inductive invariant against");
+            return None;
+        }
+        match self.judge(crate::judge::Witness::KInductive(witness), "sat", engine) {
+            Ok(()) => {}
+            Err(None) => return None,
+            Err(Some(_)) => {
+                log::info!("{engine}: the judge did not decide its {k}-inductive invariant");
+                return None;
+            }
+        }
+        self.stats.validation = Some(format!(
+            "{k}-inductive invariant checked on the original text"
+        ));
+        self.stats.winner = Some(engine);
+        Some(Verdict::SatKInductive { k, invariant })
+    }
+
     fn unmapped(&mut self, engine: &'static str) -> Option<Verdict> {
         log::error!("{engine}: its trace does not map to clauses (a bug)");
         self.stats.engine_bugs += 1;
