@@ -667,10 +667,12 @@ impl Run<'_> {
         opts: &Options,
     ) -> Verdict {
         let mut stops = vec![];
+        // an answer the judge could not decide: the verdict unless another lane's is decided
+        let mut undecided: Option<Verdict> = None;
         loop {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 pf.stop();
-                return Verdict::Unknown(Reason::Timeout);
+                return undecided.unwrap_or(Verdict::Unknown(Reason::Timeout));
             }
             if self.over_memory() {
                 pf.stop();
@@ -755,16 +757,23 @@ impl Run<'_> {
                     None
                 }
             };
-            if let Some(v) = verdict {
-                pf.stop();
-                return v;
+            match verdict {
+                Some(v @ Verdict::Unknown(Reason::NotValidated(_))) => {
+                    log::info!("{name}: its answer is not decided; waiting for the other lanes");
+                    undecided.get_or_insert(v);
+                }
+                Some(v) => {
+                    pf.stop();
+                    return v;
+                }
+                None => {}
             }
             if checking {
                 pf.resume();
             }
         }
         pf.stop();
-        Verdict::Unknown(Reason::EnginesStopped(stops))
+        undecided.unwrap_or(Verdict::Unknown(Reason::EnginesStopped(stops)))
     }
 
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.

@@ -321,7 +321,10 @@ impl Run<'_> {
             return Ok(());
         };
         let t = Instant::now();
-        let r = j.judge(w, self.deadline);
+        // like a model check, half the time left while other lanes run: an answer the judge
+        // cannot decide in that time leaves the rest to theirs ([`Run::portfolio`])
+        let deadline = self.check_budget().map(|b| Instant::now() + b);
+        let r = j.judge(w, deadline);
         self.stats.judgments += 1;
         self.stats.judge_seconds += t.elapsed().as_secs_f64();
         log::info!(

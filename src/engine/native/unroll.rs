@@ -52,6 +52,20 @@ impl Unrolling {
         Unrolling { p, shapes, parts }
     }
 
+    /// Is every sort of the predicates and of the assertions' bound variables a bit-vector
+    /// or `Bool`, with no other declaration to send ([`Unrolling::prelude`])? Then the
+    /// queries are in QF_BV (with the assertions' own nested quantifiers, if any, which a
+    /// solver of QF_BV refuses: the lane then stops).
+    pub fn only_bitvecs(&self) -> bool {
+        let bv = |s: &str| s == "Bool" || s.starts_with("(_ BitVec ");
+        self.p.items.iter().all(|i| matches!(i, Item::Pred(_)))
+            && self.p.preds.iter().all(|p| p.sorts.iter().all(|s| bv(s)))
+            && self
+                .parts
+                .iter()
+                .all(|a| a.binders.iter().all(|(_, s)| bv(s)))
+    }
+
     /// The commands to send first: the kept declarations of the input.
     pub fn prelude(&self) -> String {
         let mut out = String::new();
