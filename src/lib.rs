@@ -142,6 +142,7 @@
 //!     ],
 //!     records: None,
 //!     bitvecs: None,
+//!     adt: None,
 //! };
 //! let out = solve_system(sys, &Options::default()).unwrap();
 //! assert_eq!(out.verdict.word(), "sat"); // x stays even

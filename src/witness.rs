@@ -14,6 +14,10 @@ use std::fmt::Write;
 /// of a [`Verdict::Sat`](crate::Verdict::Sat), which is quantifier-free).
 pub fn model_to_smtlib(sys: &ChcSystem, m: &Model) -> String {
     let mut out = String::from("(\n");
+    if let Some(adt) = &sys.adt {
+        // the size functions the definitions read
+        let _ = writeln!(out, "  {}", adt.size_definitions());
+    }
     for p in sys.pred_ids() {
         let _ = writeln!(out, "  {}", define_fun(sys, m, p));
     }
@@ -31,6 +35,18 @@ pub fn kinductive_to_text(sys: &ChcSystem, k: usize, f: &Model) -> String {
 /// leaves it out).
 pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
     let decl = sys.pred(p);
+    if let Some(a) = sys.adt.as_ref().filter(|a| a.changes(p.idx())) {
+        // over the input's sorts: a datatype parameter's abstract one is its size
+        let body = m
+            .get(&p)
+            .map(|t| SmtTerm(t).to_string())
+            .unwrap_or_else(|| "false".into());
+        let (params, binds) = a.params(p.idx());
+        return format!(
+            "(define-fun {} ({params}) Bool (let ({binds}) {body}))",
+            smt_symbol(&decl.name)
+        );
+    }
     if let Some(r) = sys.records.as_ref().filter(|r| r.changes(p.idx())) {
         // over the input's sorts: the laid-out parameters are parts of the original ones
         let body = m

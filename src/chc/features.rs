@@ -26,6 +26,9 @@ pub struct Features {
     pub bitvecs: bool,
     /// A clause constraint of the input has a quantifier.
     pub quantifiers: bool,
+    /// The input has recursive datatypes, abstracted by sizes (`ChcSystem::adt`): the
+    /// clauses over-approximate the input's, so only models count.
+    pub datatypes: bool,
 }
 
 impl Features {
@@ -35,6 +38,7 @@ impl Features {
             linear: sys.is_linear(),
             linear_input: sys.is_linear(),
             bitvecs: sys.bitvecs.is_some(),
+            datatypes: sys.adt.is_some(),
             ..Features::default()
         };
         for p in &sys.preds {
@@ -104,6 +108,7 @@ impl fmt::Display for Features {
             (self.bools, "Bool"),
             (self.arrays, "Array"),
             (self.bitvecs, "BitVec"),
+            (self.datatypes, "Datatype(sizes)"),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -157,5 +162,19 @@ mod tests {
             "{f:?}"
         );
         assert_eq!(f.to_string(), "linear, sorts Int, quantifiers");
+        let adt = parse_str(
+            "(set-logic HORN)
+             (declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))
+             (declare-fun p (L) Bool)
+             (assert (forall ((x L)) (=> (= x nil) (p x))))
+             (assert (forall ((x L)) (=> (and (p x) ((_ is cons) x)) false)))",
+        )
+        .unwrap();
+        let f = Features::of(&adt);
+        assert!(f.datatypes && f.ints, "{f:?}");
+        assert_eq!(
+            f.to_string(),
+            "linear, sorts Int Datatype(sizes), no quantifiers"
+        );
     }
 }

@@ -177,6 +177,11 @@ pub struct ChcSystem {
     /// The input's bit-vectors, when the front-end eliminated them: how answers are
     /// written back in the input's sorts ([`crate::logic::bitvec::Bitvecs`]).
     pub bitvecs: Option<std::sync::Arc<crate::logic::bitvec::Bitvecs>>,
+    /// The input's recursive datatypes, when the front-end abstracted them by sizes: the
+    /// clauses are then an over-approximation of the input (a model of them, composed with
+    /// the size functions, is one of the input; a counterexample proves nothing), and the
+    /// input's own clauses are kept as text ([`crate::logic::adt::Adt`]).
+    pub adt: Option<std::sync::Arc<crate::logic::adt::Adt>>,
 }
 
 impl ChcSystem {

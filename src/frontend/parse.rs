@@ -155,18 +155,30 @@ fn parse_all(input: &str) -> Result<Script, InputError> {
             (translated, queries, None)
         }
     };
-    let (translated, queries, records) = {
+    let (translated, queries, records, adt) = {
         let text: &str = translated.as_deref().unwrap_or(&quoted);
-        if super::passes::records::has_datatypes(text, &commands) {
+        let datatypes = super::passes::records::has_datatypes(text, &commands);
+        if datatypes && super::passes::adt::has_recursive(text, &commands)? {
+            // recursive datatypes: abstracted by sizes (an over-approximation, not a layout)
+            let e = super::passes::adt::abstract_sizes(text, &commands, &queries)?;
+            commands = split_commands(e.text.as_bytes())?;
+            (
+                Some(e.text),
+                e.queries,
+                None,
+                Some(std::sync::Arc::new(e.adt)),
+            )
+        } else if datatypes {
             let e = super::passes::records::eliminate(text, &commands, &queries)?;
             commands = split_commands(e.text.as_bytes())?;
             (
                 Some(e.text),
                 e.queries,
                 Some(std::sync::Arc::new(e.records)),
+                None,
             )
         } else {
-            (translated, queries, None)
+            (translated, queries, None, None)
         }
     };
     let input: &str = translated.as_deref().unwrap_or(&quoted);
@@ -206,6 +218,7 @@ fn parse_all(input: &str) -> Result<Script, InputError> {
     let mut script = p.finish(format);
     for sys in &mut script.systems {
         sys.records = records.clone();
+        sys.adt = adt.clone();
         sys.bitvecs = bitvecs.clone();
     }
     Ok(script)
@@ -610,6 +623,7 @@ impl Parser<'_> {
                             clauses: self.sys.clauses[..rules].to_vec(),
                             records: None,
                             bitvecs: None,
+                            adt: None,
                         }
                     };
                     sys.clauses.extend(query);

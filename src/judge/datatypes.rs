@@ -109,6 +109,73 @@ fn declared(items: &[Sexp]) -> Vec<Declared> {
     }
 }
 
+/// The size functions of the input's datatypes, as the judge builds them from the
+/// declarations among `items`: one `define-funs-rec` of `|size!N|` for every datatype `N`,
+/// by the constructor (an `ite` over its testers, the last constructor in the `else`), `1`
+/// plus the sizes of the fields whose sort is a declared datatype; and each function's
+/// name with its datatype. A model over recursive datatypes may call them (its own
+/// `define-funs-rec` must be exactly this one, so that the judge knows what they are).
+/// `None` without datatypes.
+pub fn size_functions(items: &[Item]) -> Option<(Sexp, Vec<(String, String)>)> {
+    let mut all = vec![];
+    for t in items.iter().filter_map(is_declaration) {
+        let cmd = read_one(t).ok()?;
+        all.extend(declared(cmd.list().unwrap_or_default()));
+    }
+    if all.is_empty() || all.iter().any(|d| d.par.is_some()) {
+        return None;
+    }
+    let name_of = |n: &str| format!("|size!{}|", unquote(n));
+    let declared_name = |s: &Sexp| -> Option<String> {
+        s.atom()
+            .filter(|a| all.iter().any(|d| unquote(&d.name) == unquote(a)))
+            .map(str::to_string)
+    };
+    let (a, l) = (|s: &str| Sexp::Atom(s.to_string()), Sexp::List);
+    let mut decls = vec![];
+    let mut bodies = vec![];
+    let mut funs = vec![];
+    for d in &all {
+        let f = name_of(&d.name);
+        funs.push((f.clone(), d.name.clone()));
+        decls.push(l(vec![
+            a(&f),
+            l(vec![l(vec![a("x"), a(&d.name)])]),
+            a("Int"),
+        ]));
+        let term = |c: &Sexp| {
+            let fields = c.list().unwrap_or_default().iter().skip(1);
+            let mut parts = vec![];
+            for fd in fields {
+                if let Some([Sexp::Atom(sel), sort]) = fd.list() {
+                    if let Some(n) = declared_name(sort) {
+                        parts.push(l(vec![a(&name_of(&n)), l(vec![a(sel), a("x")])]));
+                    }
+                }
+            }
+            if parts.is_empty() {
+                a("1")
+            } else {
+                let mut sum = vec![a("+"), a("1")];
+                sum.extend(parts);
+                l(sum)
+            }
+        };
+        let ctor_name = |c: &Sexp| match c {
+            Sexp::Atom(n) => Some(n.clone()),
+            Sexp::List(v) => v.first().and_then(Sexp::atom).map(str::to_string),
+        };
+        let (last, rest) = d.ctors.split_last()?;
+        let mut body = term(last);
+        for c in rest.iter().rev() {
+            let tester = l(vec![a("_"), a("is"), a(&ctor_name(c)?)]);
+            body = l(vec![a("ite"), l(vec![tester, a("x")]), term(c), body]);
+        }
+        bodies.push(body);
+    }
+    Some((l(vec![a("define-funs-rec"), l(decls), l(bodies)]), funs))
+}
+
 fn is_declaration(item: &Item) -> Option<&str> {
     match item {
         Item::Keep(t) => matches!(

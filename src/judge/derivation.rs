@@ -23,7 +23,7 @@ use std::fmt::Write;
 use std::time::Instant;
 
 /// A derived fact.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fact {
     /// Step 0 of Golem's format.
     True,
@@ -304,11 +304,29 @@ pub fn check(
     // per step, the assertions that may derive its fact; all checks sent first
     let mut asked: Vec<Vec<usize>> = vec![];
     let mut undecidable: Vec<Option<String>> = vec![];
+    // A step with the same fact from the same premise facts as an earlier one asks the
+    // same questions: it is judged once (a tree-shaped derivation of a recursive program
+    // repeats most of its steps).
+    let mut first: FxHashMap<(&Fact, Vec<&Fact>), usize> = FxHashMap::default();
+    let mut same_as: Vec<Option<usize>> = vec![None; steps.len()];
     for (i, st) in steps.iter().enumerate() {
         if st.given {
             asked.push(vec![]);
             undecidable.push(None);
             continue;
+        }
+        let mut premise_facts: Vec<&Fact> = st.premises.iter().map(|&j| &steps[j].fact).collect();
+        premise_facts.sort_unstable();
+        match first.entry((&st.fact, premise_facts)) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                same_as[i] = Some(*e.get());
+                asked.push(vec![]);
+                undecidable.push(None);
+                continue;
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+            }
         }
         let head = match &st.fact {
             Fact::App(q, _) => Some(*q),
@@ -409,7 +427,7 @@ pub fn check(
         undecidable.push(why.map(|w| format!("step {i}: {w}")));
     }
     for (i, cands) in asked.iter().enumerate() {
-        if steps[i].given {
+        if steps[i].given || same_as[i].is_some() {
             continue;
         }
         let mut derived = false;

@@ -11,10 +11,54 @@ use std::time::Instant;
 /// The model's `define-fun` for each predicate of `p`, as text; an error when one is
 /// missing or its parameters differ from the declaration's sorts.
 pub(super) fn definitions(p: &Problem, model: &str) -> Result<Vec<String>, String> {
+    let (defs, sizes) = definitions_and_sizes(p, model)?;
+    match sizes {
+        None => Ok(defs),
+        Some(_) => Err("size functions are judged in models only".into()),
+    }
+}
+
+/// The text the judge sends before the first predicate's definition when the model calls
+/// the size functions of the input's datatypes: their definitions, as the judge builds them
+/// ([`super::datatypes::size_functions`]), and for each function `f` of datatype `N`
+/// `(forall ((x N)) (>= (f x) 1))` with `(f x)` as its pattern, so that z3 instantiates it
+/// for every size term of a check. The fact is true by construction of the definitions the
+/// judge built: every branch is `1` or `1` plus sizes, so by structural induction over the
+/// (well-founded) datatypes every size is at least 1.
+fn size_prelude(p: &Problem) -> Result<(String, String), String> {
+    let (defs, funs) = super::datatypes::size_functions(&p.items)
+        .ok_or("the model defines size functions, but the input has no datatypes to size")?;
+    let mut text = defs.to_string();
+    for (f, sort) in funs {
+        text.push_str(&format!(
+            "\n(assert (forall ((x {sort})) (! (>= ({f} x) 1) :pattern (({f} x)))))"
+        ));
+    }
+    Ok((defs.to_string(), text))
+}
+
+/// The model's `define-fun`s (as [`definitions`]) and, when it has one, its
+/// `define-funs-rec` of the size functions, which must be exactly the judge's own
+/// ([`size_prelude`]): then the text to send before the definitions.
+fn definitions_and_sizes(
+    p: &Problem,
+    model: &str,
+) -> Result<(Vec<String>, Option<String>), String> {
     let m = read_one(model)?;
     let items = m.list().ok_or("the model is not a list of define-funs")?;
     let mut defs: Vec<Option<String>> = vec![None; p.preds.len()];
+    let mut sizes = None;
     for d in items {
+        if d.head() == Some("define-funs-rec") {
+            let (expected, prelude) = size_prelude(p)?;
+            if d.to_string() != expected || sizes.is_some() {
+                return Err(format!(
+                    "recursive functions other than the datatypes' sizes: {d}"
+                ));
+            }
+            sizes = Some(prelude);
+            continue;
+        }
         let Some([_, Sexp::Atom(name), Sexp::List(params), Sexp::Atom(range), _]) =
             d.list().filter(|_| d.head() == Some("define-fun"))
         else {
@@ -41,10 +85,12 @@ pub(super) fn definitions(p: &Problem, model: &str) -> Result<Vec<String>, Strin
             return Err(format!("{} is defined twice", unquote(name)));
         }
     }
-    defs.into_iter()
+    let defs = defs
+        .into_iter()
         .zip(&p.preds)
         .map(|(d, pred)| d.ok_or_else(|| format!("no definition of {}", pred.key)))
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok((defs, sizes))
 }
 
 /// Judges `model` on problem `p` of `text` with one solver.
@@ -55,7 +101,7 @@ pub fn check(
     solver: &JudgeSolver,
     deadline: Option<Instant>,
 ) -> Judgment {
-    let defs = match definitions(p, model) {
+    let (defs, mut sizes) = match definitions_and_sizes(p, model) {
         Ok(d) => d,
         Err(e) => return Judgment::Rejected(format!("malformed model: {e}")),
     };
@@ -68,6 +114,24 @@ pub fn check(
             Item::Keep(t) => (t, false),
             Item::Pred(q) => (&defs[*q], true),
         };
+        if let Some(prelude) = sizes.take_if(|_| ours) {
+            // the size functions, before the first definition that may call them
+            let r = s
+                .send(&prelude)
+                .and_then(|()| s.send("\n"))
+                .and_then(|()| s.sync());
+            match r {
+                Err(e) => return stopped(e),
+                Ok(errs) if errs.is_empty() => {}
+                Ok(errs) => {
+                    return Judgment::Undecided(format!(
+                        "{} does not read the size functions: {}",
+                        solver.name(),
+                        errs[0]
+                    ))
+                }
+            }
+        }
         let r = s
             .send(t)
             .and_then(|()| s.send("\n"))

@@ -81,6 +81,18 @@ fn derivations() {
     }
 }
 
+/// A step repeated with the same premise facts is judged once; one with the same fact from
+/// other premise facts is judged on its own.
+#[test]
+fn repeated_steps() {
+    let good = "0:\ttrue\n1:\t(P 0) ->  0\n\n2:\t(P 2) ->  1\n\n3:\t(P 2) ->  1\n\n4:\t(P 4) ->  3\n\n5:\t(P 4) ->  2\n\n6:\t(Q 0 4) ->  1 5\n\n7:\tfalse ->  6\n\n";
+    let j = |d| judge(REACH, 0, Witness::Derivation(d), &z3(), soon());
+    assert_eq!(j(good), Judgment::Accepted);
+    // (P 4) again, now from (P 0): same fact, other premises, no instance
+    let again = good.replace("5:\t(P 4) ->  2", "5:\t(P 4) ->  1");
+    assert!(matches!(j(&again), Judgment::Rejected(e) if e.contains("step 5")));
+}
+
 #[test]
 fn fixedpoint_and_reals() {
     let fp = "(declare-rel P (Int))(declare-rel Err ())(declare-var x Int)(declare-var y Int)

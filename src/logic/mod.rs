@@ -1,5 +1,6 @@
 //! The logic: hash-consed terms over linear integer and real arithmetic with Booleans, their exact evaluation and their SMT-LIB printing.
 
+pub mod adt;
 mod arith;
 pub mod array;
 pub mod array_elim;

@@ -34,7 +34,7 @@ use std::fmt::Write;
 use unroll::Unrolling;
 
 /// The native lane's settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Config {
     /// Only look for counterexamples (default: false; a run that prints or returns a model
     /// sets it, since the lane's safety answer is a k-inductive invariant).
@@ -44,15 +44,6 @@ pub struct Config {
     /// yices is found, else z3). On dillig/04.c of the BV dev set, the k-induction steps
     /// take yices 0.6 s and z3 1.4 s.
     pub solver: Option<SolverKind>,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            bmc_only: false,
-            solver: None,
-        }
-    }
 }
 
 /// The engine `bv-kind`.
@@ -455,7 +446,7 @@ impl Engine for NativeBv {
 
     fn stats(&self) -> EngineStats {
         EngineStats::new(
-            self.smt.clone(),
+            self.smt,
             vec![("k", super::api::Counter::Count(self.k as u64))],
         )
     }

@@ -271,6 +271,7 @@ impl<'s> Prep<'s> {
             clauses,
             records: None,
             bitvecs: None,
+            adt: None,
         }
     }
 }

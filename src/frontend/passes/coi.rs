@@ -113,6 +113,7 @@ impl Pass for ConeOfInfluence {
                 clauses: vec![],
                 records: sys.records.clone(),
                 bitvecs: sys.bitvecs.clone(),
+                adt: sys.adt.clone(),
             };
             let mut origins = vec![];
             for (i, c) in sys.clauses.iter().enumerate() {

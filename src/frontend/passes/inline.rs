@@ -369,6 +369,7 @@ impl Pass for Inline {
             clauses: cls,
             records: sys.records.clone(),
             bitvecs: sys.bitvecs.clone(),
+            adt: sys.adt.clone(),
         };
         let back = Back {
             origins,

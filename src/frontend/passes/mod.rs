@@ -4,6 +4,7 @@
 //! Predicates keep their ids through every pass; a pass that eliminates a predicate
 //! just leaves it without clauses and says in its back-translator how to interpret it.
 
+pub mod adt;
 pub mod bitvec;
 mod coi;
 mod commands;

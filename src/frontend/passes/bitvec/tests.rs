@@ -164,12 +164,24 @@ fn random_terms_have_the_values_z3_gives_them() {
         let (vx, vy) = (lit(&mut r, vw), lit(&mut r, vw));
         cases.push((vw, t, vx, vy));
     }
+    let compared = compare_with_z3(&z3_path, &cases);
+    assert!(
+        compared >= 200,
+        "only {compared} of {} decided",
+        cases.len()
+    );
+}
+
+/// Compares, for each case `(width, term, x, y)`, the value z3 gives the term with the
+/// one of its rewriting (which must have that value and no other); returns how many z3
+/// decided.
+fn compare_with_z3(z3_path: &std::path::Path, cases: &[(u32, String, String, String)]) -> usize {
     // the values z3 gives the terms
     let script: String = cases
         .iter()
         .map(|(_, t, vx, vy)| format!("(simplify (let ((x {vx}) (y {vy})) {t}))\n"))
         .collect();
-    let values = z3(&z3_path, &script);
+    let values = z3(z3_path, &script);
     assert_eq!(values.len(), cases.len(), "{values:?}");
     let mut script = String::new();
     for ((vw, t, vx, vy), v) in cases.iter().zip(&values) {
@@ -184,7 +196,7 @@ fn random_terms_have_the_values_z3_gives_them() {
             script.push_str(&format!("(push)\n(assert {g})\n(check-sat)\n(pop)\n"));
         }
     }
-    let answers = z3(&z3_path, &script);
+    let answers = z3(z3_path, &script);
     assert_eq!(answers.len(), 2 * cases.len(), "{answers:?}");
     let mut compared = 0;
     for (i, (_, t, vx, vy)) in cases.iter().enumerate() {
@@ -202,8 +214,36 @@ fn random_terms_have_the_values_z3_gives_them() {
         );
         compared += 1;
     }
+    compared
+}
+
+#[test]
+fn shifts_by_a_variable_have_the_values_z3_gives_them() {
+    let z3_path = match find_solver(SolverKind::Z3, None) {
+        Ok(p) => p,
+        Err(e) => return crate::testing::skip(&e),
+    };
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut cases = vec![];
+    for vw in [1, 2, 3, 5, 8, 13, 64, 256] {
+        for op in ["bvshl", "bvlshr", "bvashr"] {
+            for _ in 0..6 {
+                // the value shifted: random bits, the top one set half of the time
+                let x = BigInt::from(r.below(u64::MAX)) * BigInt::from(r.below(u64::MAX))
+                    % crate::logic::bitvec::pow2(vw);
+                // the amount: below the width, or past it
+                let s = match r.below(4) {
+                    0 => BigInt::from(vw + r.below(3) as u32),
+                    1 => BigInt::from(r.below(u64::MAX)) % crate::logic::bitvec::pow2(vw),
+                    _ => BigInt::from(r.below(vw as u64)),
+                };
+                cases.push((vw, format!("({op} x y)"), literal(&x, vw), literal(&s, vw)));
+            }
+        }
+    }
+    let compared = compare_with_z3(&z3_path, &cases);
     assert!(
-        compared >= 200,
+        compared >= cases.len() * 9 / 10,
         "only {compared} of {} decided",
         cases.len()
     );

@@ -112,8 +112,13 @@ fn ctors(dt: &Datatypes, n: &str, cs: &[Sx]) -> Result<Vec<Ctor>, String> {
 /// commands (each with its line), in whatever order they come: a field may name a datatype
 /// declared by a later command (Solidity's SMTChecker writes such files), so every name is
 /// known before any field's sort is read. An error comes with the line of the command it
-/// is about.
-pub fn declare_all(dt: &mut Datatypes, cmds: &[(Sx, usize)]) -> Result<(), (usize, String)> {
+/// is about. A recursive datatype is an error unless `recursive` (the abstraction of
+/// `frontend/passes/adt` reads them).
+pub fn declare_all(
+    dt: &mut Datatypes,
+    cmds: &[(Sx, usize)],
+    recursive: bool,
+) -> Result<(), (usize, String)> {
     let mut groups = vec![];
     for (cmd, line) in cmds {
         let g = group(cmd.list().unwrap_or_default()).map_err(|m| (*line, m))?;
@@ -127,7 +132,7 @@ pub fn declare_all(dt: &mut Datatypes, cmds: &[(Sx, usize)]) -> Result<(), (usiz
             dt.define(d, cs).map_err(|m| (*line, m))?;
         }
     }
-    for (_, ids, line) in &groups {
+    for (_, ids, line) in groups.iter().filter(|_| !recursive) {
         if let Some(n) = dt.recursive(ids) {
             return Err((*line, format!("recursive datatype `{n}` is not supported")));
         }

@@ -16,7 +16,7 @@
 //! derivations as constructor terms; the judge checks them against the original text. See
 //! docs/records.md for the encoding and its choices.
 
-mod decl;
+pub(super) mod decl;
 pub(super) mod sexp;
 mod terms;
 #[cfg(test)]
@@ -42,6 +42,31 @@ pub fn has_datatypes(input: &str, commands: &[(usize, usize, usize)]) -> bool {
     commands
         .iter()
         .any(|&(s, _, _)| matches!(head(input, s), "declare-datatypes" | "declare-datatype"))
+}
+
+/// The datatype declarations of the input (each command with its line), read.
+pub(super) fn declarations(
+    input: &str,
+    commands: &[(usize, usize, usize)],
+) -> Result<Vec<(Sx, usize)>, InputError> {
+    let mut decls = vec![];
+    for &(start, end, line) in commands {
+        if matches!(head(input, start), "declare-datatypes" | "declare-datatype") {
+            let cmd = sexp::read(&input[start..end]).map_err(|m| InputError::new(line, m))?;
+            decls.push((cmd, line));
+        }
+    }
+    Ok(decls)
+}
+
+/// Does the input declare a recursive datatype (a field of its own sort, directly or
+/// through other datatypes)? Those are abstracted (`frontend/passes/adt`), not laid out.
+pub fn has_recursive(input: &str, commands: &[(usize, usize, usize)]) -> Result<bool, InputError> {
+    let decls = declarations(input, commands)?;
+    let mut dt = Datatypes::default();
+    decl::declare_all(&mut dt, &decls, true).map_err(|(line, m)| InputError::new(line, m))?;
+    let all: Vec<usize> = (0..dt.types.len()).collect();
+    Ok(dt.recursive(&all).is_some())
 }
 
 /// Rewrites the commands (`(start, end, line)`, as the parser's scanner cut them) of an
@@ -92,14 +117,8 @@ fn run(
     let mut pred_names: FxHashSet<String> = FxHashSet::default();
     let (mut reads, mut read_lines): (Vec<(DSort, DSort)>, Vec<usize>) = (vec![], vec![]);
     // every datatype first: a field may name a datatype a later command declares
-    let mut decls = vec![];
-    for &(start, end, line) in commands {
-        if matches!(head(input, start), "declare-datatypes" | "declare-datatype") {
-            let cmd = sexp::read(&input[start..end]).map_err(|m| InputError::new(line, m))?;
-            decls.push((cmd, line));
-        }
-    }
-    decl::declare_all(dt, &decls).map_err(|(line, m)| InputError::new(line, m))?;
+    let decls = declarations(input, commands)?;
+    decl::declare_all(dt, &decls, false).map_err(|(line, m)| InputError::new(line, m))?;
     let out = commands::rewrite(input, commands, queries, |command, line, name| {
         let err = |m: String| InputError::new(line, m);
         Ok(match name {

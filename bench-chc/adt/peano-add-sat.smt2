@@ -1,0 +1,10 @@
+; Peano addition: add(x, y, z) means z = x + y; z is never smaller than y
+(set-logic HORN)
+(declare-datatypes ((Nat 0)) (((Z) (S (p Nat)))))
+(declare-fun add (Nat Nat Nat) Bool)
+(assert (forall ((y Nat)) (add Z y y)))
+(assert (forall ((x Nat) (y Nat) (z Nat))
+  (=> (add x y z) (add (S x) y (S z)))))
+(assert (forall ((x Nat) (y Nat) (z Nat))
+  (=> (and (add x y z) ((_ is Z) z) ((_ is S) y)) false)))
+(check-sat)

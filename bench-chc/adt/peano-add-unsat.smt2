@@ -1,0 +1,11 @@
+; Peano addition with a planted bug: the step adds two (S (S z)), so add(1, 0) = 2, which
+; the query forbids (x = S Z, y = Z, z = S (S Z))
+(set-logic HORN)
+(declare-datatypes ((Nat 0)) (((Z) (S (p Nat)))))
+(declare-fun add (Nat Nat Nat) Bool)
+(assert (forall ((y Nat)) (add Z y y)))
+(assert (forall ((x Nat) (y Nat) (z Nat))
+  (=> (add x y z) (add (S x) y (S (S z))))))
+(assert (forall ((x Nat) (y Nat) (z Nat))
+  (=> (and (add x y z) (= x (S Z)) (= y Z) (= z (S (S Z)))) false)))
+(check-sat)
