@@ -322,7 +322,12 @@ fn print_answer(cli: &Cli, format: Format, o: &Outcome) {
             Verdict::Sat(_) | Verdict::UnsatAccelerated(_) if judged.is_some() => {
                 outln!("{}", judged.unwrap_or_default())
             }
-            Verdict::Unsat(_) if judged.is_some() && cli.witness_format == WitnessFormat::Golem => {
+            // a derivation found on the input's text (recursive datatypes) has no
+            // clause-graph steps
+            Verdict::Unsat(c)
+                if judged.is_some()
+                    && (c.is_empty() || cli.witness_format == WitnessFormat::Golem) =>
+            {
                 out!("{}", judged.unwrap_or_default())
             }
             Verdict::Sat(m) => {

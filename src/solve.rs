@@ -17,6 +17,7 @@ use crate::validate;
 mod absint;
 mod accept;
 mod reason;
+mod unfold;
 pub use absint::AbsintStats;
 pub use reason::{stop_kind, Reason};
 use std::path::PathBuf;
@@ -462,6 +463,7 @@ fn solve_judged_here(
         }),
         witness: None,
         memory_limit: opts.memory_limit,
+        unfold: None,
     };
     let verdict = run.solve(opts, &smt);
     let mut stats = run.stats;
@@ -501,6 +503,9 @@ struct Run<'a> {
     witness: Option<String>,
     /// This run's limit on the heap, in MB ([`Options::memory_limit`]).
     memory_limit: Option<u64>,
+    /// The counterexample search on the input's text, for recursive datatypes
+    /// ([`unfold`]).
+    unfold: Option<unfold::Lane>,
 }
 
 impl Run<'_> {
@@ -533,6 +538,7 @@ impl Run<'_> {
     }
 
     fn solve(&mut self, opts: &Options, smt: &SolverConfig) -> Verdict {
+        self.start_unfolding();
         let t = Instant::now();
         progress(opts, |p| p.stage("preprocessing"));
         let (psys, backs) = preprocess_shared(self.orig.clone());
@@ -670,6 +676,10 @@ impl Run<'_> {
         // an answer the judge could not decide: the verdict unless another lane's is decided
         let mut undecided: Option<Verdict> = None;
         loop {
+            if let Some(v) = self.unfolded(false) {
+                pf.stop();
+                return v;
+            }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 pf.stop();
                 return undecided.unwrap_or(Verdict::Unknown(Reason::Timeout));
@@ -688,6 +698,10 @@ impl Run<'_> {
                 (_, Some(_)) => Some(CANCEL_POLL.min(crate::mem::POLL)),
                 (true, None) => Some(crate::mem::POLL),
                 (false, None) => None,
+            };
+            let poll = match &self.unfold {
+                Some(l) if l.running() => Some(poll.map_or(unfold::POLL, |p| p.min(unfold::POLL))),
+                _ => poll,
             };
             let wait = match poll {
                 Some(p) => {
@@ -773,7 +787,10 @@ impl Run<'_> {
             }
         }
         pf.stop();
-        undecided.unwrap_or(Verdict::Unknown(Reason::EnginesStopped(stops)))
+        match undecided {
+            Some(v) => v,
+            None => self.unfolded_or(Verdict::Unknown(Reason::EnginesStopped(stops))),
+        }
     }
 
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.

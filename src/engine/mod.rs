@@ -19,6 +19,7 @@
 //! | `trl` | Frohn & Giesl, *Infinite State Model Checking by Learning Transitive Relations* (arXiv 2502.04761), Alg. 1 | [`trl`] |
 //! | `cegar` | Hajdu & Micskei, *Efficient strategies for CEGAR-based model checking* (JAR 2020), with Beyer & Löwe's explicit-value interpolation (FASE 2013); on the linear clause graph | [`cegar`] |
 //! | `spacer` | Komuravelli, Gurfinkel, Chaki, *SMT-based model checking for recursive programs* (CAV 2014); on the clause graph, not a transition system | [`spacer`] |
+//! | `treebmc` | bounded unfolding of derivation trees (a node per predicate instance, a selector per clause), on the input's own clauses as text: counterexamples of inputs with recursive datatypes, run beside the portfolio (`src/solve/unfold.rs`), not one of its lanes | [`treebmc`] |
 
 pub mod abmc;
 mod api;
@@ -35,6 +36,7 @@ pub mod pdkind;
 pub mod pdr;
 pub mod spacer;
 pub mod tpa;
+pub mod treebmc;
 pub mod trl;
 mod unroll;
 

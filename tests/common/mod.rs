@@ -92,6 +92,19 @@ pub fn solve_checked(
             validate::check_model(&out.system, m, &z3(), None)
                 .unwrap_or_else(|e| panic!("{path}: {e}"));
         }
+        // a derivation found on the input's text (recursive datatypes): judged again here
+        Verdict::Unsat(c) if c.is_empty() => {
+            use chcsolve::judge::{judge, JudgeSolver, Judgment, Witness};
+            let w = out.witness.as_deref().unwrap_or_default();
+            let j = judge(
+                &input,
+                0,
+                Witness::Derivation(w),
+                &[JudgeSolver::Z3(z3().path)],
+                None,
+            );
+            assert_eq!(j, Judgment::Accepted, "{path}: {w}");
+        }
         Verdict::Unsat(c) => {
             validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"));
         }
