@@ -304,6 +304,7 @@ mod tests {
         Problem {
             ts,
             features: crate::chc::Features::of(&sys).preprocessed(&psys),
+            input: None,
             graph: Arc::new(psys),
             seeds: Default::default(),
         }

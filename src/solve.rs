@@ -586,6 +586,7 @@ impl Run<'_> {
                 graph,
                 seeds: Arc::new(absint::seeds(&psys, invariants, None)),
                 features,
+                input: self.input(),
             };
             progress(opts, |p| {
                 p.stage("engines");
@@ -641,12 +642,24 @@ impl Run<'_> {
             graph,
             seeds,
             features,
+            input: self.input(),
         };
-        // a model wanted: k-induction builds a quantifier-free one by interpolation
+        // a model wanted: k-induction builds a quantifier-free one by interpolation, and the
+        // native lanes (whose safety answers are k-inductive invariants) look for
+        // counterexamples only
         let mut engine_options = opts.engine_options.clone();
         engine_options.kind.inductive_model |= opts.need_model;
+        engine_options.native.bmc_only |= opts.need_model;
         let pf = Portfolio::start(&lanes, &problem, &engine_options, smt);
         self.portfolio(pf, &psys, &backs, opts)
+    }
+
+    /// The input's text and parsed system, for the lanes that read the original assertions.
+    fn input(&self) -> Option<crate::engine::Input> {
+        self.judge.as_ref().map(|j| crate::engine::Input {
+            source: j.source.clone(),
+            orig: self.orig.clone(),
+        })
     }
 
     /// Waits for the engines of `pf` (every answer on the preprocessed clauses `psys`,
@@ -660,6 +673,8 @@ impl Run<'_> {
         opts: &Options,
     ) -> Verdict {
         let mut stops = vec![];
+        // an answer the judge could not decide: the verdict unless another lane's is decided
+        let mut undecided: Option<Verdict> = None;
         loop {
             if let Some(v) = self.unfolded(false) {
                 pf.stop();
@@ -667,7 +682,7 @@ impl Run<'_> {
             }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 pf.stop();
-                return Verdict::Unknown(Reason::Timeout);
+                return undecided.unwrap_or(Verdict::Unknown(Reason::Timeout));
             }
             if self.over_memory() {
                 pf.stop();
@@ -738,6 +753,12 @@ impl Run<'_> {
                     }
                 }
                 Answer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), name),
+                Answer::UnsafeInput(cex) => self.accept_cex(cex, name),
+                Answer::SafeInput {
+                    k,
+                    witness,
+                    invariant,
+                } => self.accept_input_kinductive(k, &witness, invariant, name),
                 Answer::UnsafeAccel(a) => self.accept_accel(&a, psys, backs, name),
                 Answer::Unknown(stop) => {
                     if let Stop::Bug(e) = &stop {
@@ -750,16 +771,26 @@ impl Run<'_> {
                     None
                 }
             };
-            if let Some(v) = verdict {
-                pf.stop();
-                return v;
+            match verdict {
+                Some(v @ Verdict::Unknown(Reason::NotValidated(_))) => {
+                    log::info!("{name}: its answer is not decided; waiting for the other lanes");
+                    undecided.get_or_insert(v);
+                }
+                Some(v) => {
+                    pf.stop();
+                    return v;
+                }
+                None => {}
             }
             if checking {
                 pf.resume();
             }
         }
         pf.stop();
-        self.unfolded_or(Verdict::Unknown(Reason::EnginesStopped(stops)))
+        match undecided {
+            Some(v) => v,
+            None => self.unfolded_or(Verdict::Unknown(Reason::EnginesStopped(stops))),
+        }
     }
 
     /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.

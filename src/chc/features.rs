@@ -21,6 +21,9 @@ pub struct Features {
     pub reals: bool,
     pub bools: bool,
     pub arrays: bool,
+    /// The input declares bit-vector sorts (read as integers by the front-end,
+    /// docs/bitvectors.md).
+    pub bitvecs: bool,
     /// A clause constraint of the input has a quantifier.
     pub quantifiers: bool,
     /// The input has recursive datatypes, abstracted by sizes (`ChcSystem::adt`): the
@@ -34,6 +37,7 @@ impl Features {
         let mut f = Features {
             linear: sys.is_linear(),
             linear_input: sys.is_linear(),
+            bitvecs: sys.bitvecs.is_some(),
             datatypes: sys.adt.is_some(),
             ..Features::default()
         };
@@ -103,6 +107,7 @@ impl fmt::Display for Features {
             (self.reals, "Real"),
             (self.bools, "Bool"),
             (self.arrays, "Array"),
+            (self.bitvecs, "BitVec"),
             (self.datatypes, "Datatype(sizes)"),
         ]
         .iter()

@@ -25,6 +25,17 @@ pub struct Problem {
     /// What the system uses ([`Features::of`], linearity after preprocessing): the
     /// portfolio runs only the engines that take it ([`Engine::supports`]).
     pub features: Features,
+    /// The input's text and parsed system, for the lanes that read the original assertions
+    /// (`bv-kind`, [`super::native`]); `None` for a system built in code.
+    pub input: Option<Input>,
+}
+
+/// The input an answer is judged against: its text (and which of its problems) and the
+/// parsed system before preprocessing.
+#[derive(Clone)]
+pub struct Input {
+    pub source: crate::judge::Source,
+    pub orig: Arc<ChcSystem>,
 }
 
 /// An engine's answer, on the preprocessed clause graph.
@@ -41,6 +52,17 @@ pub enum Answer {
     },
     /// A derivation of `false` (a tree when clauses are non-linear).
     Unsafe(Cex),
+    /// A derivation of `false` in the clauses of the parsed system before preprocessing
+    /// ([`Input::orig`]), values given for the predicates' arguments (the native lanes).
+    UnsafeInput(Cex),
+    /// "No query fails" is `k`-inductive on the input's text: `witness` is the judge's
+    /// `(k-inductive K (define-fun ..))` over the input's sorts, `invariant` the same
+    /// property over the parsed system before preprocessing (with quantifiers); not a model.
+    SafeInput {
+        k: usize,
+        witness: String,
+        invariant: Model,
+    },
     /// A linear derivation of `false` with accelerated segments (ABMC, TRL).
     UnsafeAccel(AccelAnswer),
     Unknown(Stop),

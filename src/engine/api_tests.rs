@@ -15,6 +15,7 @@ fn problem(path: &str) -> Problem {
     Problem {
         ts: crate::ts::TsAdapter::new(&psys).map(Arc::new),
         features: crate::chc::Features::of(&sys).preprocessed(&psys),
+        input: None,
         graph: Arc::new(psys),
         seeds: Default::default(),
     }

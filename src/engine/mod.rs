@@ -30,6 +30,7 @@ pub mod kind;
 pub mod kinductive;
 pub mod learn;
 pub(crate) mod named;
+pub mod native;
 mod obligations;
 pub mod pdkind;
 pub mod pdr;
@@ -39,7 +40,9 @@ pub mod treebmc;
 pub mod trl;
 mod unroll;
 
-pub use api::{AccelAnswer, Answer, Counter, Engine, EngineStats, ExpandError, OnTs, Problem};
+pub use api::{
+    AccelAnswer, Answer, Counter, Engine, EngineStats, ExpandError, Input, OnTs, Problem,
+};
 pub use named::Named;
 pub use unroll::{bmc_query, confirm_cex, Unroller};
 
@@ -187,6 +190,9 @@ pub enum EngineKind {
     /// refined by interpolation (Theta's algorithms: Hajdu & Micskei, JAR 2020). Configured by the
     /// `--cegar-*` options. Not in the default portfolio.
     Cegar,
+    /// BMC and k-induction over the input's original bit-vector assertions, sent to the
+    /// solver as they are ([`native`]): systems with bit-vectors whose clauses are linear.
+    NativeBv,
 }
 
 impl EngineKind {
@@ -220,6 +226,7 @@ impl EngineKind {
                 ..opts.spacer.clone()
             })),
             EngineKind::Cegar => Box::new(cegar::Cegar::new(opts.cegar.clone())),
+            EngineKind::NativeBv => Box::new(native::NativeBv::new(opts.native.clone())),
         }
     }
 }
@@ -237,6 +244,7 @@ named!(EngineKind {
     Spacer = "spacer": "Spacer on the clause graph, also non-linear (global guidance per --spacer-global)",
     SpacerLocal = "spacer-local": "Spacer without global guidance",
     Cegar = "cegar": "CEGAR over the linear clause graph (--cegar-* options)",
+    NativeBv = "bv-kind": "BMC and k-induction over the input's bit-vector assertions as written",
 });
 
 /// Every engine's settings, one value for all: [`EngineKind::make`] builds each engine from
@@ -257,6 +265,8 @@ pub struct EngineOptions {
     pub spacer: spacer::Config,
     /// CEGAR's (`--engine cegar`).
     pub cegar: cegar::Config,
+    /// The native bit-vector lane's (`bv-kind`).
+    pub native: native::Config,
 }
 
 /// The model-based projection of `/\ phi` under `m` onto `keep` (every other variable

@@ -39,15 +39,37 @@ use std::fmt::Write;
 use std::time::Instant;
 
 /// No occurrence on this side.
-const NONE: usize = usize::MAX;
+pub const NONE: usize = usize::MAX;
 
 /// An assertion as the judge reads it: its split formula, its line, its body and head
 /// predicates ([`NONE`] when it has none).
-struct Shape {
-    formula: Sexp,
-    line: usize,
-    body: usize,
-    head: usize,
+pub struct Shape {
+    pub formula: Sexp,
+    pub line: usize,
+    pub body: usize,
+    pub head: usize,
+}
+
+/// The shapes of the assertions of `p` (in `text`); an error (the assertion's line and why)
+/// when one uses a reserved name or is not of a shape the judge unrolls.
+pub fn shapes(text: &str, p: &Problem) -> Result<Vec<Shape>, String> {
+    let mut shapes = vec![];
+    for a in &p.asserts {
+        let at = |e: String| format!("the assertion at line {}: {e}", a.line);
+        let f = a.formula(text)?;
+        if f.any_atom(&|x| unquote(x).starts_with("chcjudge!")) {
+            return Err(at("it uses a name the judge reserves (chcjudge!..)".into()));
+        }
+        let sp = split(&f, p).map_err(at)?;
+        let (body, head) = shape(&sp.formula).map_err(at)?;
+        shapes.push(Shape {
+            formula: sp.formula,
+            line: a.line,
+            body,
+            head,
+        });
+    }
+    Ok(shapes)
 }
 
 /// `K` and the definitions of the printed `(k-inductive K (defs))`.
@@ -148,31 +170,10 @@ pub fn check(
         Ok(r) => r,
         Err(e) => return Judgment::Rejected(format!("malformed k-inductive invariant: {e}")),
     };
-    let mut shapes = vec![];
-    for a in &p.asserts {
-        let undecided =
-            |e: String| Judgment::Undecided(format!("the assertion at line {}: {e}", a.line));
-        let f = match a.formula(text) {
-            Ok(f) => f,
-            Err(e) => return Judgment::Undecided(e),
-        };
-        if f.any_atom(&|x| unquote(x).starts_with("chcjudge!")) {
-            return undecided("it uses a name the judge reserves (chcjudge!..)".into());
-        }
-        let sp = match split(&f, p) {
-            Ok(sp) => sp,
-            Err(e) => return undecided(e),
-        };
-        match shape(&sp.formula) {
-            Ok((body, head)) => shapes.push(Shape {
-                formula: sp.formula,
-                line: a.line,
-                body,
-                head,
-            }),
-            Err(e) => return undecided(e),
-        }
-    }
+    let shapes = match shapes(text, p) {
+        Ok(s) => s,
+        Err(e) => return Judgment::Undecided(e),
+    };
     let mut s = match start_with_prelude(p, solver, deadline) {
         Ok(s) => s,
         Err(j) => return j,

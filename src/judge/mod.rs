@@ -27,6 +27,7 @@ mod kinductive;
 mod model;
 mod polarity;
 mod process;
+pub mod reading;
 mod replay;
 mod segment;
 mod sexp;

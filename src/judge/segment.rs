@@ -151,7 +151,7 @@ fn equal(ts: &[Sexp], state: &[String]) -> String {
 /// The split formula `f` with the occurrences read for one step from state `a` of `body`
 /// to state `b` of `head`: body occurrences of `body` as `(= args a)`, other body
 /// occurrences `false`; head occurrences of `head` as `(not (= args b))`, other heads `true`.
-pub(super) fn interpret(f: &Sexp, body: usize, a: &[String], head: usize, b: &[String]) -> Sexp {
+pub fn interpret(f: &Sexp, body: usize, a: &[String], head: usize, b: &[String]) -> Sexp {
     let read = |name: &str, args: &[Sexp]| -> Option<String> {
         let (q, pos) = occurrence(name)?;
         Some(match (pos, q == body, q == head) {

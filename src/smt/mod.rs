@@ -144,6 +144,9 @@ pub struct SolverConfig {
     /// The queries may mention arrays: solvers that need a logic get `QF_AUFLIA` (or
     /// `QF_AUFLIRA` with reals).
     pub arrays: bool,
+    /// The queries are over bit-vectors and Booleans (the native bit-vector lanes):
+    /// solvers that need a logic get `QF_UFBV`.
+    pub bitvecs: bool,
     /// The binaries the user named for every solver kind, so that the other solvers an
     /// engine starts (interpolation backends and their checkers, [`crate::interp`]) are the
     /// same ones the user asked for.
@@ -193,6 +196,7 @@ impl SolverConfig {
             memory_limit_mb: None,
             reals: false,
             arrays: false,
+            bitvecs: false,
             paths: SolverPaths::default(),
             interp_stats: InterpStats::new(),
         }

@@ -46,6 +46,7 @@ pub struct Smt {
     interpolation: bool,
     reals: bool,
     arrays: bool,
+    bitvecs: bool,
     label: String,
     kill: KillSwitch,
     killed: bool,
@@ -93,6 +94,7 @@ impl Smt {
             interpolation: cfg.interpolation,
             reals: cfg.reals,
             arrays: cfg.arrays,
+            bitvecs: cfg.bitvecs,
             label: label.to_string(),
             kill: cfg.kill.clone(),
             killed: false,
@@ -153,6 +155,7 @@ impl Smt {
     fn setup(&mut self) -> Result<(), SmtError> {
         let logic = match self.kind {
             SolverKind::Z3 => None,
+            SolverKind::Yices | SolverKind::SmtInterpol if self.bitvecs => Some("QF_UFBV"),
             SolverKind::Yices | SolverKind::SmtInterpol if self.arrays && self.reals => {
                 Some("QF_AUFLIRA")
             }

@@ -136,6 +136,35 @@ impl Run<'_> {
         })
     }
 
+    /// A k-inductive invariant written over the input's text by a native lane: the verdict
+    /// once the judge accepts it (the validator reads the parsed clauses, not that text).
+    pub(super) fn accept_input_kinductive(
+        &mut self,
+        k: usize,
+        witness: &str,
+        invariant: Model,
+        engine: &'static str,
+    ) -> Option<Verdict> {
+        self.stats.validations += 1;
+        if self.judge.is_none() {
+            log::warn!("{engine}: no input text to judge its {k}-inductive invariant against");
+            return None;
+        }
+        match self.judge(crate::judge::Witness::KInductive(witness), "sat", engine) {
+            Ok(()) => {}
+            Err(None) => return None,
+            Err(Some(_)) => {
+                log::info!("{engine}: the judge did not decide its {k}-inductive invariant");
+                return None;
+            }
+        }
+        self.stats.validation = Some(format!(
+            "{k}-inductive invariant checked on the original text"
+        ));
+        self.stats.winner = Some(engine);
+        Some(Verdict::SatKInductive { k, invariant })
+    }
+
     /// A model of the size abstraction of recursive datatypes without its conjuncts that
     /// have `mod` or `div`, when it is still a model (checked by the validator): z3, as
     /// the judge, decides the checks of models that read the size functions through `mod`
@@ -361,7 +390,10 @@ impl Run<'_> {
             return Ok(());
         };
         let t = Instant::now();
-        let r = j.judge(w, self.deadline);
+        // like a model check, half the time left while other lanes run: an answer the judge
+        // cannot decide in that time leaves the rest to theirs ([`Run::portfolio`])
+        let deadline = self.check_budget().map(|b| Instant::now() + b);
+        let r = j.judge(w, deadline);
         self.stats.judgments += 1;
         self.stats.judge_seconds += t.elapsed().as_secs_f64();
         log::info!(

@@ -103,6 +103,9 @@ pub(super) fn run_counting(
     let word = match answer {
         Answer::UnsafeAccel(_) => panic!("{name}: cegar answered with accelerated segments"),
         Answer::SafeKInductive { .. } => panic!("{name}: cegar answered with k-induction"),
+        Answer::UnsafeInput(_) | Answer::SafeInput { .. } => {
+            panic!("{name}: cegar answered over the input's clauses")
+        }
         Answer::Safe(m) => {
             validate::check_model(&sys, &m, &z3(), None)
                 .unwrap_or_else(|e| panic!("{name} {cfg:?}: model rejected: {e}\n{m:?}"));

@@ -329,9 +329,13 @@ pub fn run(sp: &mut Spacer, sys: &ChcSystem, smt_cfg: &SolverConfig) -> Result<A
         sp.counters.mbp_substitutions += inner.counters.mbp_substitutions;
         match answer? {
             Answer::Unknown(stop) => return Err(stop),
-            Answer::UnsafeAccel(_) | Answer::SafeKInductive { .. } => {
+            Answer::UnsafeAccel(_)
+            | Answer::SafeKInductive { .. }
+            | Answer::UnsafeInput(_)
+            | Answer::SafeInput { .. } => {
                 return Err(Stop::Bug(
-                    "spacer answered with accelerated segments or k-induction".into(),
+                    "spacer answered with accelerated segments, k-induction or the input's clauses"
+                        .into(),
                 ))
             }
             Answer::Unsafe(cex) => match is_feasible(&prep, &cex, smt_cfg, &mut sp.smt)? {
