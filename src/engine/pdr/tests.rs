@@ -44,6 +44,20 @@ fn run(path: &str, expected: &str, z3: &SolverConfig) -> &'static str {
     match &out.verdict {
         Verdict::Sat(m) => validate::check_model(&out.system, m, z3, None)
             .unwrap_or_else(|e| panic!("{path}: {e}")),
+        // a derivation found on the input's text (recursive datatypes, beside the engines):
+        // no clause-graph steps, its judged witness is judged again here
+        Verdict::Unsat(c) if c.is_empty() => {
+            use crate::judge::{judge, JudgeSolver, Judgment, Witness};
+            let w = out.witness.as_deref().unwrap_or_default();
+            let j = judge(
+                &input,
+                0,
+                Witness::Derivation(w),
+                &[JudgeSolver::Z3(z3.path.clone())],
+                None,
+            );
+            assert_eq!(j, Judgment::Accepted, "{path}: {w}");
+        }
         Verdict::Unsat(c) => {
             validate::check_cex(&out.system, c).unwrap_or_else(|e| panic!("{path}: {e}"))
         }
