@@ -1,0 +1,6 @@
+; malformed for chcsolve: a parametric datatype (a list of any element sort)
+(set-logic HORN)
+(declare-datatypes ((L 1)) ((par (T) ((nil) (cons (hd T) (tl (L T)))))))
+(declare-fun P ((L Int)) Bool)
+(assert (forall ((x (L Int))) (=> (= x (as nil (L Int))) (P x))))
+(check-sat)
