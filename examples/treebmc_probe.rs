@@ -7,7 +7,11 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let text = std::fs::read_to_string(&args[1]).expect("read");
+    let Some(path) = args.get(1) else {
+        eprintln!("usage: treebmc_probe FILE.smt2 [SECONDS]");
+        std::process::exit(2);
+    };
+    let text = std::fs::read_to_string(path).expect("read");
     let secs: f64 = args.get(2).map_or(5.0, |s| s.parse().unwrap());
     let z3 = std::path::PathBuf::from(std::env::var("CHCSOLVE_Z3").expect("CHCSOLVE_Z3"));
     let t = Instant::now();
