@@ -16,9 +16,12 @@ use crate::validate;
 
 mod absint;
 mod accept;
+mod progress;
 mod reason;
 mod unfold;
 pub use absint::AbsintStats;
+pub use progress::Progress;
+use progress::progress;
 pub use reason::{stop_kind, Reason};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -110,45 +113,6 @@ pub enum Validate {
     Twice,
 }
 
-/// A run's stage and figures so far, readable from another thread while it runs.
-#[derive(Debug, Default)]
-pub struct Progress(std::sync::Mutex<(&'static str, Vec<(&'static str, String)>)>);
-
-impl Progress {
-    pub fn new() -> Arc<Progress> {
-        Arc::new(Progress::default())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, (&'static str, Vec<(&'static str, String)>)> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Enters a stage (`parsing`, `preprocessing`, `engines`, ...).
-    pub fn stage(&self, stage: &'static str) {
-        self.lock().0 = stage;
-    }
-
-    /// Records (or replaces) a figure.
-    pub fn record(&self, key: &'static str, value: impl ToString) {
-        let mut g = self.lock();
-        let value = value.to_string();
-        match g.1.iter_mut().find(|(k, _)| *k == key) {
-            Some(kv) => kv.1 = value,
-            None => g.1.push((key, value)),
-        }
-    }
-
-    /// The current stage and the figures recorded so far.
-    pub fn snapshot(&self) -> (&'static str, Vec<(&'static str, String)>) {
-        self.lock().clone()
-    }
-}
-
-fn progress(opts: &Options, f: impl FnOnce(&Progress)) {
-    if let Some(p) = &opts.progress {
-        f(p)
-    }
-}
 
 impl Default for Options {
     fn default() -> Self {
