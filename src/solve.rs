@@ -20,8 +20,8 @@ mod progress;
 mod reason;
 mod unfold;
 pub use absint::AbsintStats;
-pub use progress::Progress;
 use progress::progress;
+pub use progress::Progress;
 pub use reason::{stop_kind, Reason};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -112,7 +112,6 @@ pub enum Validate {
     /// z3 and cvc5, side by side: both must accept.
     Twice,
 }
-
 
 impl Default for Options {
     fn default() -> Self {

@@ -1,5 +1,5 @@
-//! What the passes that rewrite the input's text before parsing share (records, and
-//! bit-vectors): the walk over the commands that replaces some of them and keeps every
+//! What the passes that rewrite the input's text before parsing share (records, recursive
+//! datatypes and bit-vectors): reading an assertion's formula, the walk over the commands that replaces some of them and keeps every
 //! other byte and every line where it was, and the scopes of `let` names while a term is
 //! rewritten.
 
@@ -69,5 +69,14 @@ pub fn unbind<T>(env: &mut FxHashMap<String, Vec<T>>, names: &[String]) {
                 env.remove(n);
             }
         }
+    }
+}
+
+/// The formula of the command `(assert f)`, read.
+pub fn assertion(command: &str) -> Result<super::records::sexp::Sx, String> {
+    let cmd = super::records::sexp::read(command)?;
+    match cmd.list().unwrap_or_default() {
+        [_, f] => Ok(f.clone()),
+        _ => Err("malformed assert".into()),
     }
 }

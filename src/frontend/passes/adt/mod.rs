@@ -108,11 +108,7 @@ pub fn abstract_sizes(
                 }
             }
             "assert" => {
-                let cmd = sexp::read(command).map_err(err)?;
-                let f = match cmd.list().unwrap_or_default() {
-                    [_, f] => f.clone(),
-                    _ => return Err(err("malformed assert".into())),
-                };
+                let f = commands::assertion(command).map_err(err)?;
                 clauses.push((f.to_string(), line));
                 let g = size::Clause::new(&adt, &pred_sorts)
                     .assertion(&f)

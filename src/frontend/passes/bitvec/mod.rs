@@ -80,11 +80,7 @@ pub fn eliminate(
                 }
             }
             "assert" => {
-                let cmd = sexp::read(command).map_err(err)?;
-                let f = match cmd.list().unwrap_or_default() {
-                    [_, f] => f.clone(),
-                    _ => return Err(err("malformed assert".into())),
-                };
+                let f = commands::assertion(command).map_err(err)?;
                 let mut rw = terms::Rewriter::new(&pred_names);
                 rw.enc = std::mem::take(&mut enc);
                 let g = rw.assertion(&f).map_err(err)?;

@@ -142,11 +142,7 @@ fn run(
                 }
             }
             "assert" => {
-                let cmd = sexp::read(command).map_err(err)?;
-                let f = match cmd.list().unwrap_or_default() {
-                    [_, f] => f.clone(),
-                    _ => return Err(err("malformed assert".into())),
-                };
+                let f = commands::assertion(command).map_err(err)?;
                 let mut rw = terms::Rewriter::new(dt, &pred_names, scan);
                 let g = rw.assertion(&f).map_err(err)?;
                 for r in rw.reads {
