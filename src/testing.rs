@@ -12,6 +12,7 @@
 //! [`ts`] has the transition systems of the engines' tests and the checks of their answers;
 //! [`timing`] the bounds on time that scale with the machine's load, and polling.
 
+pub mod rng;
 pub mod timing;
 pub mod ts;
 

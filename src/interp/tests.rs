@@ -12,6 +12,7 @@ use crate::logic::*;
 use crate::smt::{find_solver, SolverKind};
 
 use crate::logic::testing::{iv, Rng};
+use crate::testing::rng::Rng as _;
 fn n(k: i64) -> Term {
     mk_int(k)
 }

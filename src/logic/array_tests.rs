@@ -4,6 +4,7 @@
 use super::*;
 use crate::logic::testing::Rng;
 use crate::logic::{eval, mk_add, mk_int, mk_var, Assignment, Term, Var};
+use crate::testing::rng::Rng as _;
 use std::collections::BTreeMap;
 
 fn int_array() -> Sort {

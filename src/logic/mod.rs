@@ -24,7 +24,7 @@ pub use array::{
 };
 pub use defs::{definition, definitions, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};
-pub use linear::Lin;
+pub use linear::{Coef, Lin, LinearSum};
 pub use lock_stats::{factory_lock_stats, FactoryLockStats};
 pub use print::{smt_symbol, SmtTerm};
 pub use quant::{has_quantifier, quantified_vars};

@@ -1,10 +1,10 @@
 //! SMT-LIB printing of terms.
 
-use super::linear::Lin;
-use super::real::{rat_smtlib, RLin, Rat};
+use super::linear::{Coef, LinearSum};
+use super::real::{rat_smtlib, Rat};
 use super::term::{Term, TermNode};
 use num_bigint::BigInt;
-use num_traits::{One, Signed, Zero};
+use num_traits::Signed;
 use rustc_hash::FxHashMap;
 use std::fmt::{self, Write};
 
@@ -151,16 +151,38 @@ fn write_term(t: &Term, names: &Names, out: &mut String) {
     }
 }
 
-fn write_monomial(t: &Term, c: &BigInt, names: &Names, out: &mut String) {
+/// How a coefficient of a linear sum is written: integers as numerals, reals as decimals
+/// or `(/ p q)` ([`rat_smtlib`]).
+trait WriteCoef: Coef {
+    /// The empty sum.
+    const ZERO: &'static str;
+    fn write_coef(&self, out: &mut String);
+}
+
+impl WriteCoef for BigInt {
+    const ZERO: &'static str = "0";
+    fn write_coef(&self, out: &mut String) {
+        write_int(self, out)
+    }
+}
+
+impl WriteCoef for Rat {
+    const ZERO: &'static str = "0.0";
+    fn write_coef(&self, out: &mut String) {
+        out.push_str(&rat_smtlib(self))
+    }
+}
+
+fn write_monomial<C: WriteCoef>(t: &Term, c: &C, names: &Names, out: &mut String) {
     if c.is_one() {
         write_term(t, names, out);
-    } else if (-c).is_one() {
+    } else if (-c.clone()).is_one() {
         out.push_str("(- ");
         write_term(t, names, out);
         out.push(')');
     } else {
         out.push_str("(* ");
-        write_int(c, out);
+        c.write_coef(out);
         out.push(' ');
         write_term(t, names, out);
         out.push(')');
@@ -168,11 +190,11 @@ fn write_monomial(t: &Term, c: &BigInt, names: &Names, out: &mut String) {
 }
 
 /// Writes `sum` of monomials plus a constant.
-fn write_sum(monos: &[(&Term, BigInt)], k: &BigInt, names: &Names, out: &mut String) {
+fn write_sum<C: WriteCoef>(monos: &[(&Term, C)], k: &C, names: &Names, out: &mut String) {
     let n = monos.len() + usize::from(!k.is_zero());
     match n {
-        0 => out.push('0'),
-        1 if monos.is_empty() => write_int(k, out),
+        0 => out.push_str(C::ZERO),
+        1 if monos.is_empty() => k.write_coef(out),
         1 => write_monomial(monos[0].0, &monos[0].1, names, out),
         _ => {
             out.push_str("(+");
@@ -182,91 +204,32 @@ fn write_sum(monos: &[(&Term, BigInt)], k: &BigInt, names: &Names, out: &mut Str
             }
             if !k.is_zero() {
                 out.push(' ');
-                write_int(k, out);
+                k.write_coef(out);
             }
             out.push(')');
         }
     }
 }
 
-fn write_lin(l: &Lin, names: &Names, out: &mut String) {
-    let monos: Vec<(&Term, BigInt)> = l.terms.iter().map(|(t, c)| (t, c.clone())).collect();
+fn write_lin<C: WriteCoef>(l: &LinearSum<C>, names: &Names, out: &mut String) {
+    let monos: Vec<(&Term, C)> = l.terms.iter().map(|(t, c)| (t, c.clone())).collect();
     write_sum(&monos, &l.k, names, out);
 }
 
-/// Writes `(op lhs rhs)` for `lin op 0`, positive coefficients on the left.
-fn write_rel(op: &str, l: &Lin, names: &Names, out: &mut String) {
-    let pos: Vec<(&Term, BigInt)> = l
-        .terms
-        .iter()
+/// Writes `(op lhs rhs)` for `lin op 0` (integer or real), positive coefficients on the left.
+fn write_rel<C: WriteCoef>(op: &str, l: &LinearSum<C>, names: &Names, out: &mut String) {
+    let pos: Vec<(&Term, C)> = (l.terms.iter())
         .filter(|(_, c)| c.is_positive())
         .map(|(t, c)| (t, c.clone()))
         .collect();
-    let neg: Vec<(&Term, BigInt)> = l
-        .terms
-        .iter()
+    let neg: Vec<(&Term, C)> = (l.terms.iter())
         .filter(|(_, c)| c.is_negative())
-        .map(|(t, c)| (t, -c))
+        .map(|(t, c)| (t, -c.clone()))
         .collect();
     let _ = write!(out, "({op} ");
-    write_sum(&pos, &BigInt::zero(), names, out);
+    write_sum(&pos, &C::zero(), names, out);
     out.push(' ');
-    write_sum(&neg, &-&l.k, names, out);
-    out.push(')');
-}
-
-fn write_rmonomial(t: &Term, c: &Rat, names: &Names, out: &mut String) {
-    if c.is_one() {
-        write_term(t, names, out);
-    } else if (-c).is_one() {
-        out.push_str("(- ");
-        write_term(t, names, out);
-        out.push(')');
-    } else {
-        out.push_str("(* ");
-        out.push_str(&rat_smtlib(c));
-        out.push(' ');
-        write_term(t, names, out);
-        out.push(')');
-    }
-}
-
-/// Writes a real `sum` of monomials plus a constant.
-fn write_rsum(monos: &[(&Term, Rat)], k: &Rat, names: &Names, out: &mut String) {
-    let n = monos.len() + usize::from(!k.is_zero());
-    match n {
-        0 => out.push_str("0.0"),
-        1 if monos.is_empty() => out.push_str(&rat_smtlib(k)),
-        1 => write_rmonomial(monos[0].0, &monos[0].1, names, out),
-        _ => {
-            out.push_str("(+");
-            for (t, c) in monos {
-                out.push(' ');
-                write_rmonomial(t, c, names, out);
-            }
-            if !k.is_zero() {
-                out.push(' ');
-                out.push_str(&rat_smtlib(k));
-            }
-            out.push(')');
-        }
-    }
-}
-
-/// Writes `(op lhs rhs)` for real `lin op 0`, positive coefficients on the left.
-fn write_rrel(op: &str, l: &RLin, names: &Names, out: &mut String) {
-    let pos: Vec<(&Term, Rat)> = (l.terms.iter())
-        .filter(|(_, c)| c.is_positive())
-        .map(|(t, c)| (t, c.clone()))
-        .collect();
-    let neg: Vec<(&Term, Rat)> = (l.terms.iter())
-        .filter(|(_, c)| c.is_negative())
-        .map(|(t, c)| (t, -c))
-        .collect();
-    let _ = write!(out, "({op} ");
-    write_rsum(&pos, &Rat::zero(), names, out);
-    out.push(' ');
-    write_rsum(&neg, &-&l.k, names, out);
+    write_sum(&neg, &-l.k.clone(), names, out);
     out.push(')');
 }
 
@@ -309,22 +272,8 @@ fn write_node(n: &TermNode, names: &Names, out: &mut String) {
             }
             out.push(')');
         }
-        TermNode::Ite(c, a, b) => {
-            out.push_str("(ite ");
-            write_term(c, names, out);
-            out.push(' ');
-            write_term(a, names, out);
-            out.push(' ');
-            write_term(b, names, out);
-            out.push(')');
-        }
-        TermNode::Iff(a, b) => {
-            out.push_str("(= ");
-            write_term(a, names, out);
-            out.push(' ');
-            write_term(b, names, out);
-            out.push(')');
-        }
+        TermNode::Ite(c, a, b) => write_apps("ite", &[c, a, b], names, out),
+        TermNode::Iff(a, b) => write_apps("=", &[a, b], names, out),
         TermNode::Exists(vs, body) => {
             out.push_str("(exists (");
             for (i, v) in vs.iter().enumerate() {
@@ -342,13 +291,10 @@ fn write_node(n: &TermNode, names: &Names, out: &mut String) {
         TermNode::Le(l) => write_rel("<=", l, names, out),
         TermNode::EqZ(l) => write_rel("=", l, names, out),
         TermNode::Real(r) => out.push_str(&rat_smtlib(r)),
-        TermNode::RLin(l) => {
-            let monos: Vec<(&Term, Rat)> = l.terms.iter().map(|(t, c)| (t, c.clone())).collect();
-            write_rsum(&monos, &l.k, names, out)
-        }
-        TermNode::RLe(l) => write_rrel("<=", l, names, out),
-        TermNode::RLt(l) => write_rrel("<", l, names, out),
-        TermNode::REqZ(l) => write_rrel("=", l, names, out),
+        TermNode::RLin(l) => write_lin(l, names, out),
+        TermNode::RLe(l) => write_rel("<=", l, names, out),
+        TermNode::RLt(l) => write_rel("<", l, names, out),
+        TermNode::REqZ(l) => write_rel("=", l, names, out),
         TermNode::ToReal(t) => write_app("to_real", t, names, out),
         TermNode::ToInt(t) => write_app("to_int", t, names, out),
         TermNode::IsInt(t) => write_app("is_int", t, names, out),

@@ -10,7 +10,7 @@
 //! positive), so equal comparisons are equal terms. `to_real` distributes over an integer
 //! expression, so `to_real(x + 2y + 1)` is `to_real(x) + 2 to_real(y) + 1`.
 
-use super::linear::Lin;
+use super::linear::{Lin, LinearSum};
 use super::term::{mk_bool, mk_int, mk_node, Term, TermNode};
 use super::Sort;
 use num_bigint::BigInt;
@@ -26,25 +26,11 @@ pub fn rat(n: impl Into<BigInt>) -> Rat {
     Rat::from_integer(n.into())
 }
 
-/// `sum c_i * t_i + k` over real atoms sorted by uid, all distinct, coefficients non-zero.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct RLin {
-    pub terms: Vec<(Term, Rat)>,
-    pub k: Rat,
-}
+/// `sum c_i * t_i + k` over real atoms sorted by uid, all distinct, coefficients non-zero:
+/// the linear sum of `linear.rs` with rational coefficients.
+pub type RLin = LinearSum<Rat>;
 
 impl RLin {
-    pub fn zero() -> RLin {
-        RLin {
-            terms: vec![],
-            k: Rat::zero(),
-        }
-    }
-
-    pub fn constant(k: Rat) -> RLin {
-        RLin { terms: vec![], k }
-    }
-
     /// The linear expression of a term of sort `Real`, or of an `Int` term taken as a real
     /// (`to_real` of it).
     pub fn of(t: &Term) -> RLin {
@@ -52,10 +38,7 @@ impl RLin {
             TermNode::Real(r) => RLin::constant(r.clone()),
             TermNode::RLin(l) => l.clone(),
             _ if t.sort() == Sort::Int => RLin::of_int(&Lin::of(t)),
-            _ => RLin {
-                terms: vec![(t.clone(), Rat::one())],
-                k: Rat::zero(),
-            },
+            _ => RLin::atom(t),
         }
     }
 
@@ -64,53 +47,9 @@ impl RLin {
         let mut acc = RLin::constant(Rat::from_integer(l.k.clone()));
         for (a, c) in &l.terms {
             let atom = mk_node(TermNode::ToReal(a.clone()));
-            acc = acc.add(&RLin {
-                terms: vec![(atom, Rat::from_integer(c.clone()))],
-                k: Rat::zero(),
-            });
+            acc = acc.add(&RLin::atom(&atom).scale(&Rat::from_integer(c.clone())));
         }
         acc
-    }
-
-    pub fn is_constant(&self) -> bool {
-        self.terms.is_empty()
-    }
-
-    /// The coefficient of atom `t`, zero when absent.
-    pub fn coef(&self, t: &Term) -> Rat {
-        self.terms
-            .iter()
-            .find(|(s, _)| s == t)
-            .map(|(_, c)| c.clone())
-            .unwrap_or_else(Rat::zero)
-    }
-
-    pub fn add(&self, other: &RLin) -> RLin {
-        RLin {
-            terms: super::linear::merge_terms(&self.terms, &other.terms),
-            k: &self.k + &other.k,
-        }
-    }
-
-    pub fn neg(&self) -> RLin {
-        RLin {
-            terms: self.terms.iter().map(|(t, c)| (t.clone(), -c)).collect(),
-            k: -&self.k,
-        }
-    }
-
-    pub fn sub(&self, other: &RLin) -> RLin {
-        self.add(&other.neg())
-    }
-
-    pub fn scale(&self, c: &Rat) -> RLin {
-        if c.is_zero() {
-            return RLin::zero();
-        }
-        RLin {
-            terms: self.terms.iter().map(|(t, d)| (t.clone(), d * c)).collect(),
-            k: &self.k * c,
-        }
     }
 
     /// The same comparison with integer coefficients and constant whose gcd is 1 (the

@@ -2,21 +2,10 @@
 //! through the simplifying constructors plus the evaluator, must agree.
 
 use super::*;
+use crate::testing::rng::{Rng as _, XorShift as Rng};
 use num_bigint::BigInt;
 
-/// A tiny deterministic PRNG (xorshift), so failures reproduce.
-struct Rng(u64);
-
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
     fn small(&mut self) -> i64 {
         self.below(11) as i64 - 5
     }

@@ -6,6 +6,7 @@ use super::Qe;
 use crate::logic::testing::{iv, Rng};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt};
+use crate::testing::rng::Rng as _;
 use crate::testing::z3;
 use rustc_hash::FxHashMap;
 

@@ -7,6 +7,7 @@ use super::*;
 use crate::smt::SolverKind;
 
 use crate::logic::testing::{iv, Rng};
+use crate::testing::rng::Rng as _;
 
 /// A random linear term over `vars` (coefficients in -3..3, a constant in -5..5).
 fn lin(r: &mut Rng, vars: &[Term]) -> Term {

@@ -5,6 +5,7 @@ use super::parse::{sexp_to_value, Sexp};
 use super::sexp_term::parse_term;
 use crate::logic::testing::Rng;
 use crate::logic::*;
+use crate::testing::rng::Rng as _;
 use num_bigint::BigInt;
 use rustc_hash::FxHashMap;
 

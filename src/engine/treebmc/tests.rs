@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::judge::{judge, JudgeSolver, Judgment, Witness};
+use crate::testing::rng::{Rng as _, XorShift as Rng};
 use std::time::Duration;
 
 /// The derivation of `text`'s counterexample, judged by z3; `None` when there is none.
@@ -60,21 +61,6 @@ fn safe_system_has_no_short_derivation() {
         matches!(r, Err(NoCex::Bound { .. } | NoCex::Nodes { .. })),
         "{r:?}"
     );
-}
-
-/// A small xorshift generator: the property tests are reproducible from their seeds.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// A rule of a random system over predicates `P_i(N, Int)` (`N`: Peano naturals).

@@ -18,7 +18,54 @@
 //! substitution.
 
 use super::super::*;
+use super::{Plugin, Problem, Projector};
 use rustc_hash::FxHashSet;
+
+/// The array plug-in: [`exact`] then [`substitute`] rewrite the problem, so that no
+/// eliminated variable is left under an array operation; the array literals left over kept
+/// variables are kept.
+pub(super) struct Arrays;
+
+impl Plugin for Arrays {
+    fn owns(&self, sort: Sort) -> bool {
+        sort.is_array()
+    }
+
+    fn prepare(&self, problem: Problem) -> Result<Problem, String> {
+        let Problem {
+            mut phi,
+            mut model,
+            mut elim,
+            substitutions,
+        } = problem;
+        if let Some((p, e, m)) = exact(&phi, &model, &elim)? {
+            (phi, elim, model) = (p, e, m);
+        }
+        let (phi, elim, replaced) = substitute(&phi, &model, &elim)?;
+        Ok(Problem {
+            phi,
+            model,
+            elim,
+            substitutions: substitutions + replaced,
+        })
+    }
+
+    fn opaque(&self, t: &Term) -> bool {
+        is_array_op(t)
+    }
+
+    fn add_lit(&self, p: &mut Projector, lit: &Term) -> Result<bool, String> {
+        let inner = match lit.get() {
+            TermNode::Not(s) => s,
+            _ => lit,
+        };
+        if is_array_op(inner) && !p.impure(inner) {
+            p.kept.push(lit.clone());
+            return Ok(true);
+        }
+        Ok(false)
+    }
+}
 
 /// The exact rules of [`crate::logic::array_elim`] (store equations, arrays only read) on
 /// `exists elim. /\ phi`, each fresh variable given the value in `model` of the term it

@@ -5,6 +5,7 @@
 use super::*;
 use crate::logic::testing::Rng;
 use crate::smt::{SatResult, Smt};
+use crate::testing::rng::Rng as _;
 use crate::testing::z3;
 
 fn arr() -> Sort {
@@ -56,6 +57,42 @@ impl Gen {
             }
         }
     }
+}
+
+fn v(name: &str, sort: Sort) -> Var {
+    Var {
+        name: name.into(),
+        sort,
+    }
+}
+
+/// The projection of `exists elim. /\ phi` under `model`, checked to hold in the model and
+/// to mention no eliminated variable.
+fn projected(phi: &[Term], model: &Assignment, elim: &[Var]) -> Term {
+    assert!(phi.iter().all(|f| eval_bool(f, model).unwrap()));
+    let r = project(phi, model, elim).unwrap();
+    let psi = mk_and(r.lits.clone());
+    assert!(eval_bool(&psi, model).unwrap(), "{}", SmtTerm(&psi));
+    for x in free_vars(&psi) {
+        assert!(!elim.contains(&x), "{} left in {}", x.name, SmtTerm(&psi));
+    }
+    psi
+}
+
+/// Asserts that z3 finds the projection `psi` equivalent to `expected` (exact), over the
+/// variables `free`.
+fn assert_equivalent(psi: &Term, expected: Term, free: &[&Var]) {
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
+    for x in free {
+        smt.declare(x).unwrap();
+    }
+    smt.assert(&mk_not(mk_eq(psi.clone(), expected))).unwrap();
+    assert_eq!(
+        smt.check_sat().unwrap(),
+        SatResult::Unsat,
+        "not exact: {}",
+        SmtTerm(psi)
+    );
 }
 
 fn random_array(rng: &mut Rng) -> Value {
@@ -179,11 +216,6 @@ fn projection_of_random_array_conjunctions() {
 /// replacing `a` by its model value would tie `c` to that value.
 #[test]
 fn a_store_equation_projects_exactly() {
-    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
-    let v = |n: &str, s: Sort| Var {
-        name: n.into(),
-        sort: s,
-    };
     let (a, c, i, h) = (
         v("a", arr()),
         v("c", arr()),
@@ -212,23 +244,8 @@ fn a_store_equation_projects_exactly() {
     );
     model.insert(i.clone(), Value::Int(2.into()));
     model.insert(h.clone(), Value::Int(3.into()));
-    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
-    let r = project(&phi, &model, std::slice::from_ref(&a)).unwrap();
-    let psi = mk_and(r.lits.clone());
-    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
-    smt.push().unwrap();
-    for x in [&c, &i, &h] {
-        smt.declare(x).unwrap();
-    }
-    smt.assert(&mk_not(mk_eq(psi.clone(), mk_le(mk_int(1), th))))
-        .unwrap();
-    assert_eq!(
-        smt.check_sat().unwrap(),
-        SatResult::Unsat,
-        "not exact: {}",
-        SmtTerm(&psi)
-    );
-    smt.pop().unwrap();
+    let psi = projected(&phi, &model, std::slice::from_ref(&a));
+    assert_equivalent(&psi, mk_le(mk_int(1), th), &[&c, &i, &h]);
 }
 
 /// An array of arrays read at a symbolic index is projected exactly: `exists c, z.
@@ -237,11 +254,6 @@ fn a_store_equation_projects_exactly() {
 /// would read a concrete array at `y` and fix `y` to its model value (7).
 #[test]
 fn an_array_of_arrays_projects_exactly() {
-    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
-    let v = |n: &str, s: Sort| Var {
-        name: n.into(),
-        sort: s,
-    };
     let nested = array_sort(Sort::Int, arr());
     let (c, k, z, y) = (
         v("c", nested),
@@ -263,26 +275,8 @@ fn an_array_of_arrays_projects_exactly() {
     model.insert(k.clone(), Value::Int(1.into()));
     model.insert(z.clone(), Value::Int(7.into()));
     model.insert(y.clone(), Value::Int(7.into()));
-    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
-    let r = project(&phi, &model, &[c.clone(), z.clone()]).unwrap();
-    let psi = mk_and(r.lits.clone());
-    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
-    for x in free_vars(&psi) {
-        assert!(x != c && x != z, "{} left in {}", x.name, SmtTerm(&psi));
-    }
-    smt.push().unwrap();
-    for x in [&k, &y] {
-        smt.declare(x).unwrap();
-    }
-    smt.assert(&mk_not(mk_eq(psi.clone(), mk_le(mk_int(0), ty))))
-        .unwrap();
-    assert_eq!(
-        smt.check_sat().unwrap(),
-        SatResult::Unsat,
-        "not exact: {}",
-        SmtTerm(&psi)
-    );
-    smt.pop().unwrap();
+    let psi = projected(&phi, &model, &[c.clone(), z.clone()]);
+    assert_equivalent(&psi, mk_le(mk_int(0), ty), &[&k, &y]);
 }
 
 /// An update whose stored value mentions an eliminated variable is projected exactly:
@@ -291,11 +285,6 @@ fn an_array_of_arrays_projects_exactly() {
 /// MBP loop of quantifier elimination would enumerate them without end).
 #[test]
 fn a_stored_value_projects_exactly() {
-    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
-    let v = |n: &str, s: Sort| Var {
-        name: n.into(),
-        sort: s,
-    };
     let (b, b2, k, q) = (
         v("b", arr()),
         v("b2", arr()),
@@ -320,24 +309,9 @@ fn a_stored_value_projects_exactly() {
     );
     model.insert(k.clone(), Value::Int(2.into()));
     model.insert(q.clone(), Value::Int(3.into()));
-    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
-    let r = project(&phi, &model, std::slice::from_ref(&q)).unwrap();
-    let psi = mk_and(r.lits.clone());
-    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
-    assert!(!free_vars(&psi).contains(&q), "q left in {}", SmtTerm(&psi));
+    let psi = projected(&phi, &model, std::slice::from_ref(&q));
     let exists = mk_exists(vec![q.clone()], mk_and(phi.clone()));
-    smt.push().unwrap();
-    for x in [&b, &b2, &k] {
-        smt.declare(x).unwrap();
-    }
-    smt.assert(&mk_not(mk_eq(psi.clone(), exists))).unwrap();
-    assert_eq!(
-        smt.check_sat().unwrap(),
-        SatResult::Unsat,
-        "not exact: {}",
-        SmtTerm(&psi)
-    );
-    smt.pop().unwrap();
+    assert_equivalent(&psi, exists, &[&b, &b2, &k]);
 }
 
 /// An array defined by an update in place of itself, what the split of a stored value
@@ -347,11 +321,6 @@ fn a_stored_value_projects_exactly() {
 /// and `x`.
 #[test]
 fn an_update_in_place_projects_exactly() {
-    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
-    let v = |n: &str, s: Sort| Var {
-        name: n.into(),
-        sort: s,
-    };
     let (a, b, k, x) = (
         v("a", arr()),
         v("b", arr()),
@@ -374,11 +343,8 @@ fn an_update_in_place_projects_exactly() {
     );
     model.insert(k.clone(), Value::Int(2.into()));
     model.insert(x.clone(), Value::Int(4.into()));
-    assert!(phi.iter().all(|f| eval_bool(f, &model).unwrap()));
-    let r = project(&phi, &model, std::slice::from_ref(&a)).unwrap();
-    let psi = mk_and(r.lits.clone());
-    assert!(eval_bool(&psi, &model).unwrap(), "{}", SmtTerm(&psi));
-    assert!(!free_vars(&psi).contains(&a), "a left in {}", SmtTerm(&psi));
+    let psi = projected(&phi, &model, std::slice::from_ref(&a));
+    let mut smt = Smt::new(&z3(), "mbp-arrays").unwrap();
     // exact, checked without a quantifier: `phi` implies `psi`, and `psi` implies `phi` with
     // the witness `a := store(b, k, x)`
     for y in [&a, &b, &k, &x] {

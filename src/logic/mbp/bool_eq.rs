@@ -6,7 +6,34 @@
 //! (`exists v. v = b /\ phi(v)` is `phi(b)`), as z3's MBP does.
 
 use super::super::*;
+use super::{Plugin, Problem, Projector};
 use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The Boolean plug-in: equalities solved first ([`solve_bool_equalities`]); a literal on
+/// an eliminated Boolean is dropped (`exists b. b` holds), one on a kept Boolean is kept.
+pub(super) struct Bools;
+
+impl Plugin for Bools {
+    fn owns(&self, sort: Sort) -> bool {
+        sort == Sort::Bool
+    }
+
+    fn prepare(&self, mut problem: Problem) -> Result<Problem, String> {
+        let elim: FxHashSet<Var> = problem.elim.iter().cloned().collect();
+        problem.phi = solve_bool_equalities(&problem.phi, &elim);
+        Ok(problem)
+    }
+
+    fn add_lit(&self, p: &mut Projector, lit: &Term) -> Result<bool, String> {
+        if literal(lit).is_none() {
+            return Ok(false);
+        }
+        if !p.impure(lit) {
+            p.kept.push(lit.clone());
+        }
+        Ok(true)
+    }
+}
 
 /// A Boolean variable or its negation: `(var, positive)`.
 fn literal(t: &Term) -> Option<(Var, bool)> {

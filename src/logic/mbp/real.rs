@@ -40,6 +40,34 @@
 
 use super::*;
 use crate::logic::eval::eval_real;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+
+/// The real plug-in (see the module documentation).
+pub(super) struct Reals;
+
+impl Plugin for Reals {
+    fn owns(&self, sort: Sort) -> bool {
+        sort == Sort::Real
+    }
+
+    fn add_lit(&self, p: &mut Projector, lit: &Term) -> Result<bool, String> {
+        match lit.get() {
+            TermNode::RLe(_) | TermNode::RLt(_) | TermNode::REqZ(_) | TermNode::IsInt(_) => {
+                p.add_real_lit(lit, lit, true)?
+            }
+            TermNode::Not(s) if matches!(s.get(), TermNode::REqZ(_) | TermNode::IsInt(_)) => {
+                p.add_real_lit(lit, s, false)?
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn eliminate(&self, p: &mut Projector, vars: Vec<Term>) -> Result<(), String> {
+        p.eliminate_reals(vars)
+    }
+}
 
 /// A real constraint: `lin <= 0`, `lin < 0` or `lin = 0`.
 #[derive(Clone, Debug)]
@@ -103,11 +131,7 @@ struct Bound {
 
 impl Projector {
     fn rvalue(&self, l: &RLin) -> Result<Rat, String> {
-        let mut acc = l.k.clone();
-        for (t, c) in &l.terms {
-            acc += c * eval_real(t, &self.model)?;
-        }
-        Ok(acc)
+        self.sum_value(l, eval_real)
     }
 
     /// Is `a` (a purified real atom) an eliminated variable, or `to_real` of one?
@@ -120,12 +144,7 @@ impl Projector {
     }
 
     /// Sorts a real literal `lit`, which is `atom` if `pol` and its negation otherwise.
-    pub(super) fn add_real_lit(
-        &mut self,
-        lit: &Term,
-        atom: &Term,
-        pol: bool,
-    ) -> Result<(), String> {
+    fn add_real_lit(&mut self, lit: &Term, atom: &Term, pol: bool) -> Result<(), String> {
         let con = match (atom.get(), pol) {
             (TermNode::RLe(l), true) => RCon::Le(self.rpurify(l)?),
             (TermNode::RLt(l), true) => RCon::Lt(self.rpurify(l)?),
@@ -165,12 +184,7 @@ impl Projector {
 
     /// `l` with its atoms that mention eliminated variables or contain an `ite` replaced.
     fn rpurify(&mut self, l: &RLin) -> Result<RLin, String> {
-        let mut acc = RLin::constant(l.k.clone());
-        for (a, c) in &l.terms {
-            let p = self.rpurify_atom(a)?;
-            acc = acc.add(&p.scale(c));
-        }
-        Ok(acc)
+        self.purify_sum(l, Self::rpurify_atom)
     }
 
     fn rpurify_atom(&mut self, a: &Term) -> Result<RLin, String> {
@@ -182,11 +196,8 @@ impl Projector {
         }
         let l = match a.get() {
             TermNode::Ite(c, x, y) => {
-                let cv = eval_bool(c, &self.model)?;
-                let cond = if cv { c.clone() } else { mk_not(c.clone()) };
-                let lits = implicant(&cond, &self.model)?;
-                self.pending.extend(lits);
-                self.rpurify(&RLin::of(if cv { x } else { y }))?
+                let b = self.take_branch(c, x, y)?;
+                self.rpurify(&RLin::of(b))?
             }
             TermNode::ToReal(i) => {
                 let li = self.purify(&Lin::of(i))?;
@@ -232,8 +243,8 @@ impl Projector {
 
     /// Eliminates every real variable, then turns the real constraints on eliminated
     /// integers into integer constraints (see the module documentation).
-    pub(super) fn eliminate_reals(&mut self) -> Result<(), String> {
-        for x in std::mem::take(&mut self.real_elim) {
+    fn eliminate_reals(&mut self, vars: Vec<Term>) -> Result<(), String> {
+        for x in vars {
             self.eliminate_real(&x)?;
         }
         self.reals_to_ints()
@@ -246,14 +257,7 @@ impl Projector {
             .partition(|c| !c.lin().coef(x).is_zero());
         self.rcons = without;
         // each constraint as a*x + t
-        let split = |c: &RCon| {
-            let l = c.lin();
-            let rest = RLin {
-                terms: l.terms.iter().filter(|(t, _)| t != x).cloned().collect(),
-                k: l.k.clone(),
-            };
-            (l.coef(x), rest)
-        };
+        let split = |c: &RCon| c.lin().split(x);
         if let Some(i) = with.iter().position(|c| matches!(c, RCon::Eq(_))) {
             // x = -t/a
             let (a, t) = split(&with[i]);
@@ -363,12 +367,12 @@ impl Projector {
             let floor_of = |s: &RLin| Lin::of(&mk_to_int(mk_rlin(s.clone())));
             let con = match c {
                 // I <= -s iff I <= floor(-s)
-                RCon::Le(_) => Con::Le(int.sub(&floor_of(&s.neg()))),
+                RCon::Le(_) => int::Con::Le(int.sub(&floor_of(&s.neg()))),
                 // I < -s iff I <= ceil(-s) - 1 = -floor(s) - 1
                 RCon::Lt(_) => {
                     let mut l = int.add(&floor_of(&s));
                     l.k += 1;
-                    Con::Le(l)
+                    int::Con::Le(l)
                 }
                 // I = -s iff s is an integer and I = -floor(s)
                 RCon::Eq(_) => {
@@ -379,7 +383,7 @@ impl Projector {
                     if is_int.as_bool() != Some(true) {
                         self.kept.push(is_int);
                     }
-                    Con::Eq(int.add(&floor_of(&s)))
+                    int::Con::Eq(int.add(&floor_of(&s)))
                 }
             };
             self.push(con)?;

@@ -3,35 +3,14 @@
 //! `result /\ not exists xs. phi` unsatisfiable), and the cases of Loos–Weispfenning one by
 //! one.
 
+use super::test_support as support;
 use super::*;
 use crate::logic::eval::eval_real;
-use crate::smt::{SatResult, Smt};
 use crate::testing::bounded_z3;
-
-/// splitmix64, as in the integer tests.
-struct Rng(u64);
+use crate::testing::rng::{Rng as _, SplitMix as Rng};
+use support::holds;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
     /// A small rational: `n/d` with `d` in 1..3, so that bounds often tie in the model.
     fn rat(&mut self, lo: i64, hi: i64) -> Rat {
         let d = self.range(1, 3);
@@ -172,28 +151,10 @@ impl Problem {
         let all = self.reals.iter().chain(&self.ints).chain(&self.bools);
         all.filter(|v| !self.elim.contains(v)).cloned().collect()
     }
-}
 
-fn holds(lits: &[Term], a: &Assignment) -> bool {
-    lits.iter().all(|l| eval_bool(l, a).unwrap())
-}
-
-fn show(p: &Problem, r: &[Term]) -> String {
-    let phi: Vec<String> = p.phi.iter().map(|t| SmtTerm(t).to_string()).collect();
-    let res: Vec<String> = r.iter().map(|t| SmtTerm(t).to_string()).collect();
-    let elim: Vec<&str> = p.elim.iter().map(|v| &*v.name).collect();
-    let mut model: Vec<String> = p
-        .model
-        .iter()
-        .map(|(v, x)| format!("{}={x}", v.name))
-        .collect();
-    model.sort();
-    format!(
-        "phi: {}\nelim: {elim:?}\nmodel: {}\nresult: {}",
-        phi.join(" "),
-        model.join(" "),
-        res.join(" ")
-    )
+    fn case(&self) -> support::Case<'_> {
+        support::Case::new(&self.phi, &self.elim, &self.model, self.kept())
+    }
 }
 
 /// The result mentions only kept variables, has no `ite`, and the model satisfies it.
@@ -203,74 +164,14 @@ fn check_model(p: &Problem, r: &Projection) {
         assert!(
             free_vars(l).iter().all(|v| kept.contains(v)),
             "result mentions an eliminated variable\n{}",
-            show(p, &r.lits)
+            support::show(&p.case(), &r.lits)
         );
     }
     assert!(
         holds(&r.lits, &p.model),
         "the model falsifies the result\n{}",
-        show(p, &r.lits)
+        support::show(&p.case(), &r.lits)
     );
-}
-
-/// `result /\ not exists elim. phi` is unsatisfiable; a `sat` is confirmed at its point by
-/// a quantifier-free query. When z3 gives up on the quantifier, models of the result are
-/// sampled and `phi` must have a witness at each. Returns whether z3 was conclusive.
-fn check_by_solver(smt: &mut Smt, p: &Problem, r: &Projection) -> bool {
-    let kept = p.kept();
-    smt.push().unwrap();
-    for v in &kept {
-        smt.declare(v).unwrap();
-    }
-    smt.assert(&mk_and(r.lits.clone())).unwrap();
-    smt.push().unwrap();
-    smt.assert(&mk_not(mk_exists(p.elim.clone(), mk_and(p.phi.clone()))))
-        .unwrap();
-    // z3's check-sat gives up on many of these quantifiers; its qe tactic decides them
-    let res = match smt.raw_query("(check-sat-using (then qe smt))").as_deref() {
-        Ok("sat") => SatResult::Sat,
-        Ok("unsat") => SatResult::Unsat,
-        Ok("unknown") => smt.check_sat().unwrap(),
-        _ => SatResult::Unknown,
-    };
-    let point = (res == SatResult::Sat).then(|| smt.get_model(&kept).unwrap());
-    smt.pop().unwrap();
-    let mut samples = vec![];
-    if let Some(a) = point {
-        samples.push(a);
-    } else if res == SatResult::Unknown {
-        for _ in 0..5 {
-            if smt.check_sat().unwrap() != SatResult::Sat {
-                break;
-            }
-            let a = smt.get_model(&kept).unwrap();
-            let same: Vec<Term> = a
-                .iter()
-                .map(|(v, x)| mk_eq(mk_var_of(v), x.to_term()))
-                .collect();
-            smt.assert(&mk_not(mk_and(same))).unwrap();
-            samples.push(a);
-        }
-    }
-    smt.pop().unwrap();
-    for a in &samples {
-        smt.push().unwrap();
-        for (v, x) in a {
-            smt.assert(&mk_eq(mk_var_of(v), x.to_term())).unwrap();
-        }
-        smt.assert(&mk_and(p.phi.clone())).unwrap();
-        let witness = smt.check_sat().unwrap() != SatResult::Unsat;
-        smt.pop().unwrap();
-        let mut shown: Vec<String> = a.iter().map(|(v, x)| format!("{}={x}", v.name)).collect();
-        shown.sort();
-        assert!(
-            witness,
-            "z3: the result holds at [{}] but phi has no witness\n{}",
-            shown.join(" "),
-            show(p, &r.lits)
-        );
-    }
-    res == SatResult::Unsat
 }
 
 fn run_random(seed: u64, mixed: bool, n: usize) {
@@ -280,15 +181,19 @@ fn run_random(seed: u64, mixed: bool, n: usize) {
     let mut substituted = 0;
     for _ in 0..n {
         let p = Problem::generate(&mut rng, mixed);
-        let r =
-            project(&p.phi, &p.model, &p.elim).unwrap_or_else(|e| panic!("{e}\n{}", show(&p, &[])));
+        let r = project(&p.phi, &p.model, &p.elim)
+            .unwrap_or_else(|e| panic!("{e}\n{}", support::show(&p.case(), &[])));
         check_model(&p, &r);
         // the real side never substitutes; the integer side may, above MAX_LCM, on the
         // integer constraints that many fresh `to_int` variables make
-        assert!(mixed || r.model_substitutions == 0, "{}", show(&p, &r.lits));
+        assert!(
+            mixed || r.model_substitutions == 0,
+            "{}",
+            support::show(&p.case(), &r.lits)
+        );
         substituted += usize::from(r.model_substitutions > 0);
         if let Some(smt) = smt.as_mut() {
-            unknown += usize::from(!check_by_solver(smt, &p, &r));
+            unknown += usize::from(!support::check_by_solver(smt, &p.case(), &r.lits, true));
         }
     }
     eprintln!("{unknown} of {n} quantified checks unknown (sampled instead)");

@@ -2,34 +2,11 @@
 //! model and imply `exists xs. phi`, checked by enumeration over a bounded domain (exact,
 //! since the domain bounds are part of `phi`) and by z3 when it is found.
 
+use super::test_support as support;
 use super::*;
-use crate::smt::{SatResult, Smt};
 use crate::testing::bounded_z3;
-
-/// splitmix64: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+use crate::testing::rng::{Rng as _, SplitMix as Rng};
+use support::holds;
 
 /// Domain of the bounded problems: every integer variable lies in `[-DOM, DOM]`.
 const DOM: i64 = 3;
@@ -153,6 +130,10 @@ impl Problem {
         let all = self.ints.iter().chain(&self.bools);
         all.filter(|v| !self.elim.contains(v)).cloned().collect()
     }
+
+    fn case(&self) -> support::Case<'_> {
+        support::Case::new(&self.phi, &self.elim, &self.model, self.kept())
+    }
 }
 
 /// Every assignment of `vars` over the bounded domain.
@@ -178,28 +159,6 @@ fn assignments(vars: &[Var]) -> Vec<Assignment> {
     out
 }
 
-fn holds(lits: &[Term], a: &Assignment) -> bool {
-    lits.iter().all(|l| eval_bool(l, a).unwrap())
-}
-
-fn show(p: &Problem, r: &[Term]) -> String {
-    let phi: Vec<String> = p.phi.iter().map(|t| SmtTerm(t).to_string()).collect();
-    let res: Vec<String> = r.iter().map(|t| SmtTerm(t).to_string()).collect();
-    let elim: Vec<&str> = p.elim.iter().map(|v| &*v.name).collect();
-    let mut model: Vec<String> = p
-        .model
-        .iter()
-        .map(|(v, x)| format!("{}={x}", v.name))
-        .collect();
-    model.sort();
-    format!(
-        "phi: {}\nelim: {elim:?}\nmodel: {}\nresult: {}",
-        phi.join(" "),
-        model.join(" "),
-        res.join(" ")
-    )
-}
-
 fn has_ite(t: &Term) -> bool {
     matches!(t.get(), TermNode::Ite(..)) || t.children().into_iter().any(has_ite)
 }
@@ -212,7 +171,7 @@ fn check_model(p: &Problem, r: &Projection) {
         assert!(
             free_vars(l).iter().all(|v| kept.contains(v)),
             "result mentions an eliminated variable\n{}",
-            show(p, &r.lits)
+            support::show(&p.case(), &r.lits)
         );
         let diseq = matches!(l.get(), TermNode::Not(s) if s.as_var().is_none());
         assert!(
@@ -224,13 +183,13 @@ fn check_model(p: &Problem, r: &Projection) {
     assert!(
         holds(&r.lits, &p.model),
         "the model falsifies the result\n{}",
-        show(p, &r.lits)
+        support::show(&p.case(), &r.lits)
     );
     assert_eq!(
         r.model_substitutions,
         0,
         "no fallback on small problems\n{}",
-        show(p, &r.lits)
+        support::show(&p.case(), &r.lits)
     );
 }
 
@@ -252,69 +211,9 @@ fn check_by_enumeration(p: &Problem, r: &Projection) {
             found,
             "result holds at [{}] but phi has no witness\n{}",
             shown.join(" "),
-            show(p, &r.lits)
+            support::show(&p.case(), &r.lits)
         );
     }
-}
-
-/// Is `phi` satisfiable with the kept variables fixed to `a` (a quantifier-free check)?
-fn has_witness(smt: &mut Smt, p: &Problem, a: &Assignment) -> bool {
-    smt.push().unwrap();
-    for (v, x) in a {
-        smt.assert(&mk_eq(mk_var_of(v), x.to_term())).unwrap();
-    }
-    smt.assert(&mk_and(p.phi.clone())).unwrap();
-    let res = smt.check_sat().unwrap();
-    smt.pop().unwrap();
-    res != SatResult::Unsat
-}
-
-/// `result /\ not exists elim. phi` is not satisfiable. A `sat` is confirmed at its
-/// point without quantifiers. When z3 gives up on the quantifier, models of `result` are
-/// sampled instead and `phi` must have a witness at each. Returns whether the quantified
-/// check was conclusive.
-fn check_by_solver(smt: &mut Smt, p: &Problem, r: &Projection) -> bool {
-    let kept = p.kept();
-    smt.push().unwrap();
-    for v in &kept {
-        smt.declare(v).unwrap();
-    }
-    smt.assert(&mk_and(r.lits.clone())).unwrap();
-    smt.push().unwrap();
-    smt.assert(&mk_not(mk_exists(p.elim.clone(), mk_and(p.phi.clone()))))
-        .unwrap();
-    let res = smt.check_sat().unwrap();
-    let point = (res == SatResult::Sat).then(|| smt.get_model(&kept).unwrap());
-    smt.pop().unwrap();
-    let mut samples = vec![];
-    if let Some(a) = point {
-        samples.push(a);
-    } else if res == SatResult::Unknown {
-        for _ in 0..5 {
-            if smt.check_sat().unwrap() != SatResult::Sat {
-                break;
-            }
-            let a = smt.get_model(&kept).unwrap();
-            let same: Vec<Term> = a
-                .iter()
-                .map(|(v, x)| mk_eq(mk_var_of(v), x.to_term()))
-                .collect();
-            smt.assert(&mk_not(mk_and(same))).unwrap();
-            samples.push(a);
-        }
-    }
-    smt.pop().unwrap();
-    for a in &samples {
-        let mut shown: Vec<String> = a.iter().map(|(v, x)| format!("{}={x}", v.name)).collect();
-        shown.sort();
-        assert!(
-            has_witness(smt, p, a),
-            "z3: the result holds at [{}] but phi has no witness\n{}",
-            shown.join(" "),
-            show(p, &r.lits)
-        );
-    }
-    res == SatResult::Unsat
 }
 
 /// Most quantified checks must be conclusive (the others were sampled).
@@ -337,7 +236,7 @@ fn projection_of_random_bounded_conjunctions() {
         check_model(&p, &r);
         check_by_enumeration(&p, &r);
         if let Some(smt) = smt.as_mut() {
-            unknown += usize::from(!check_by_solver(smt, &p, &r));
+            unknown += usize::from(!support::check_by_solver(smt, &p.case(), &r.lits, false));
         }
     }
     few_unknowns(unknown, 400);
@@ -354,7 +253,12 @@ fn projection_of_random_unbounded_conjunctions() {
         let p = Problem::generate(&mut rng, 4, false, 2);
         let r = project(&p.phi, &p.model, &p.elim).unwrap();
         check_model(&p, &r);
-        unknown += usize::from(!check_by_solver(&mut smt, &p, &r));
+        unknown += usize::from(!support::check_by_solver(
+            &mut smt,
+            &p.case(),
+            &r.lits,
+            false,
+        ));
     }
     few_unknowns(unknown, 400);
 }
@@ -420,4 +324,16 @@ fn boolean_equalities_are_solved_not_fixed() {
     ];
     let r = project(&phi, &model, &[v, w]).unwrap();
     assert_eq!(r.lits, vec![ct]);
+}
+
+/// Every sort has a projection plug-in, and the fresh integers that the plug-ins introduce
+/// (quotients, floors) go to the integer one.
+#[test]
+fn every_sort_has_a_plugin() {
+    let arr = crate::logic::array::array_sort(Sort::Int, Sort::Bool);
+    for sort in [Sort::Int, Sort::Bool, Sort::Real, arr] {
+        let i = plugin_of(sort).unwrap_or_else(|e| panic!("{e}"));
+        assert!(PLUGINS[i].owns(sort));
+    }
+    assert!(PLUGINS[INT].owns(Sort::Int));
 }
