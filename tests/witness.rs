@@ -171,3 +171,32 @@ fn the_list_format_stays_available() {
         "counterexample of 12 steps expected: {out}"
     );
 }
+
+/// Over recursive datatypes (bench-chc/adt), `scripts/check-witness` accepts both kinds of
+/// answer: a model with its size functions (`define-funs-rec`, proved at least 1 by
+/// induction before the clauses are checked) and a derivation found by unfolding, printed
+/// in Golem's layout like every other derivation. A wrong size function or a wrong step is
+/// caught.
+#[test]
+fn datatype_models_and_derivations_pass_the_checker() {
+    let file = bench_dir().join("adt/list-length-sat.smt2");
+    let out = solve(&file, &[]);
+    assert!(out.starts_with("sat\n"), "{out}");
+    assert!(out.contains("define-funs-rec"), "{out}");
+    assert_eq!(check_witness(&file, &out), "ok (sat)", "{out}");
+    let bad = out.replacen(" 1 (+ 1 ", " 0 (+ 1 ", 1);
+    assert_ne!(bad, out, "the size function's base case: {out}");
+    assert!(check_witness(&file, &bad).starts_with("FAILED"), "{bad}");
+
+    let file = bench_dir().join("adt/cex-list-append-unsat.smt2");
+    let out = solve(&file, &[]);
+    let rest = out
+        .strip_prefix("unsat\n")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(rest.starts_with("0:\ttrue\n1:\t"), "{rest}");
+    assert!(rest.contains(" ->  0\n\n"), "Golem's layout: {rest:?}");
+    assert_eq!(check_witness(&file, &out), "ok (unsat)", "{out}");
+    let bad = out.replacen("false ->  ", "false ->  1 ", 1);
+    assert_ne!(bad, out, "{out}");
+    assert!(check_witness(&file, &bad).starts_with("FAILED"), "{bad}");
+}

@@ -76,8 +76,15 @@ pub fn golem(cs: &Clauses, d: &Derivation) -> String {
         } else {
             s.premises.iter().map(|p| (p + 1).to_string()).collect()
         };
-        let _ = writeln!(out, "{}:\t{fact} -> {}", i + 1, premises.join(" "));
+        // Golem's layout, as `crate::witness::cex_to_golem` prints it: ` -> ` then ` n` per
+        // premise (two spaces before the first), a blank line after each step
+        let _ = write!(out, "{}:\t{fact} -> ", i + 1);
+        for p in premises {
+            let _ = write!(out, " {p}");
+        }
+        out.push_str("\n\n");
     }
+    out.push('\n');
     out
 }
 
