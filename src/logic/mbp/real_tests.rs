@@ -112,12 +112,7 @@ impl Problem {
         for v in &reals {
             model.insert(v.clone(), Value::Real(rng.rat(-3, 3)));
         }
-        for v in &ints {
-            model.insert(v.clone(), Value::Int(BigInt::from(rng.range(-3, 3))));
-        }
-        for v in &bools {
-            model.insert(v.clone(), Value::Bool(rng.chance(50)));
-        }
+        support::random_ints_and_bools(rng, &mut model, &ints, &bools, 3);
         let mut p = Problem {
             reals,
             ints,
@@ -157,23 +152,6 @@ impl Problem {
     }
 }
 
-/// The result mentions only kept variables, has no `ite`, and the model satisfies it.
-fn check_model(p: &Problem, r: &Projection) {
-    let kept = p.kept();
-    for l in &r.lits {
-        assert!(
-            free_vars(l).iter().all(|v| kept.contains(v)),
-            "result mentions an eliminated variable\n{}",
-            support::show(&p.case(), &r.lits)
-        );
-    }
-    assert!(
-        holds(&r.lits, &p.model),
-        "the model falsifies the result\n{}",
-        support::show(&p.case(), &r.lits)
-    );
-}
-
 fn run_random(seed: u64, mixed: bool, n: usize) {
     let mut rng = Rng(seed);
     let mut smt = bounded_z3(if mixed { "mbp-mixed" } else { "mbp-real" }, 500);
@@ -183,7 +161,7 @@ fn run_random(seed: u64, mixed: bool, n: usize) {
         let p = Problem::generate(&mut rng, mixed);
         let r = project(&p.phi, &p.model, &p.elim)
             .unwrap_or_else(|e| panic!("{e}\n{}", support::show(&p.case(), &[])));
-        check_model(&p, &r);
+        support::check_kept_and_holds(&p.case(), &r.lits);
         // the real side never substitutes; the integer side may, above MAX_LCM, on the
         // integer constraints that many fresh `to_int` variables make
         assert!(

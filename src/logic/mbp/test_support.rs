@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::smt::{SatResult, Smt};
+use crate::testing::rng::Rng;
+use num_bigint::BigInt;
 
 /// A projection problem and its kept variables.
 pub(super) struct Case<'a> {
@@ -21,6 +23,38 @@ impl<'a> Case<'a> {
             kept,
         }
     }
+}
+
+/// Random model values in `-dom..=dom` for `ints` and coin flips for `bools`.
+pub(super) fn random_ints_and_bools(
+    rng: &mut impl Rng,
+    model: &mut Assignment,
+    ints: &[Var],
+    bools: &[Var],
+    dom: i64,
+) {
+    for v in ints {
+        model.insert(v.clone(), Value::Int(BigInt::from(rng.range(-dom, dom))));
+    }
+    for v in bools {
+        model.insert(v.clone(), Value::Bool(rng.chance(50)));
+    }
+}
+
+/// The result `lits` mentions only kept variables and the model satisfies it.
+pub(super) fn check_kept_and_holds(c: &Case, lits: &[Term]) {
+    for l in lits {
+        assert!(
+            free_vars(l).iter().all(|v| c.kept.contains(v)),
+            "result mentions an eliminated variable\n{}",
+            show(c, lits)
+        );
+    }
+    assert!(
+        holds(lits, c.model),
+        "the model falsifies the result\n{}",
+        show(c, lits)
+    );
 }
 
 pub(super) fn holds(lits: &[Term], a: &Assignment) -> bool {
