@@ -9,6 +9,18 @@ use crate::frontend::parse_str;
 use crate::testing::yices;
 use num_bigint::BigInt;
 
+/// The analysis with its default configuration and yices, within `secs` seconds.
+fn analyze_default(sys: &ChcSystem, secs: u64) -> Outcome {
+    let f = crate::chc::Features::of(sys);
+    analyze(
+        sys,
+        &f,
+        &Config::default(),
+        &yices(),
+        Duration::from_secs(secs),
+    )
+}
+
 fn row(coefs: &[(usize, i64)], k: i64) -> Row {
     Row {
         coefs: coefs.iter().map(|&(i, c)| (i, BigInt::from(c))).collect(),
@@ -165,14 +177,7 @@ fn karr_modulo_two_keeps_a_parity_that_needs_a_relation() {
     );
     assert!(congs[0].as_ref().unwrap()[0].is_top());
     // and the pass answers with it
-    let f = crate::chc::Features::of(&sys);
-    let out = analyze(
-        &sys,
-        &f,
-        &Config::default(),
-        &yices(),
-        Duration::from_secs(30),
-    );
+    let out = analyze_default(&sys, 30);
     assert!(
         matches!(
             out,
@@ -269,14 +274,7 @@ fn the_pass_answers_the_planted_problems_with_their_invariants() {
     ];
     for (file, inv) in cases {
         let sys = parse_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
-        let f = crate::chc::Features::of(&sys);
-        let out = analyze(
-            &sys,
-            &f,
-            &Config::default(),
-            &yices(),
-            Duration::from_secs(20),
-        );
+        let out = analyze_default(&sys, 20);
         let Outcome::Done {
             invariants,
             blocks_queries,

@@ -232,18 +232,22 @@ impl EngineKind {
 }
 
 named!(EngineKind {
+    // on the transition system of a linear system: unrolling, induction, reachability
     Bmc = "bmc": "bounded model checking: counterexamples only",
     Kind = "kind": "k-induction: counterexamples and k-inductive safety proofs",
     Pdr = "pdr": "property-directed reachability (IC3/PDR)",
     Abmc = "abmc": "accelerated BMC with blocking clauses: deep counterexamples, some proofs",
+    // interpolation and summaries of the transition relation
     Imc = "imc": "interpolation-based model checking (McMillan)",
     Tpa = "tpa": "transition power abstraction",
     Pdkind = "pdkind": "property-directed k-induction",
     SplitTpa = "split-tpa": "split transition power abstraction",
     Trl = "trl": "transitive relation learning",
+    // on the clause graph
     Spacer = "spacer": "Spacer on the clause graph, also non-linear (global guidance per --spacer-global)",
     SpacerLocal = "spacer-local": "Spacer without global guidance",
     Cegar = "cegar": "CEGAR over the linear clause graph (--cegar-* options)",
+    // on the input's own text
     NativeBv = "bv-kind": "BMC and k-induction over the input's bit-vector assertions as written",
 });
 

@@ -31,12 +31,13 @@ enum I {
 const ARRAYS: [&str; 2] = ["a", "b"];
 const INTS: [&str; 3] = ["x", "y", "z"];
 
+/// Which case to build: a leaf (0 or 1) at depth 0, else any of 0..=4.
+fn choice(rng: &mut Rng, depth: u32) -> i64 {
+    rng.range(0, if depth == 0 { 1 } else { 4 })
+}
+
 fn gen_a(rng: &mut Rng, depth: u32) -> A {
-    match if depth == 0 {
-        rng.range(0, 1)
-    } else {
-        rng.range(0, 4)
-    } {
+    match choice(rng, depth) {
         0 => A::Var(rng.range(0, 1) as usize),
         1 => A::Const(rng.range(-2, 2)),
         _ => A::Store(
@@ -48,11 +49,7 @@ fn gen_a(rng: &mut Rng, depth: u32) -> A {
 }
 
 fn gen_i(rng: &mut Rng, depth: u32) -> I {
-    match if depth == 0 {
-        rng.range(0, 1)
-    } else {
-        rng.range(0, 4)
-    } {
+    match choice(rng, depth) {
         0 => I::Var(rng.range(0, 2) as usize),
         1 => I::Num(rng.range(-2, 2)),
         2 => I::Plus(Box::new(gen_i(rng, depth - 1)), rng.range(-1, 1)),
