@@ -458,7 +458,7 @@ struct Run<'a> {
     expand: bool,
     pause_to_check: bool,
     /// Are other engines still running while an answer is checked? Then the model check
-    /// gets half the time left ([`Run::check_budget`]).
+    /// gets three quarters of the time left ([`Run::check_budget`]).
     others_running: bool,
     /// The judge of every answer, when the input's text is known.
     judge: Option<crate::judge::JudgeRun>,
@@ -488,13 +488,17 @@ impl Run<'_> {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
-    /// The time a model check may take: half the time left while other engines run (an
-    /// answer that is hard to check, a k-inductive model with an array quantifier, say,
-    /// must not keep an easy one that came next from being checked), else all of it.
+    /// The time a model check or a judgment may take: three quarters of the time left while
+    /// other engines run (an answer that is hard to check, a k-inductive model with an array
+    /// quantifier, say, must not keep an easy one that came next from being checked), else
+    /// all of it. Half was too little: on LRA-Lin's `fault_free_revised_sanity_check` and
+    /// `scenario2_revised_sanity_check` PDR answers at 0.5 s of 5 and z3 needs 2.3-2.7 s to
+    /// judge the model, so both became unknown (2026-11-29; 78a84f6 gave the judge all the
+    /// time left and answered both).
     fn check_budget(&self) -> Option<Duration> {
         let left = self.remaining();
         if self.others_running {
-            left.map(|d| d / 2)
+            left.map(|d| d * 3 / 4)
         } else {
             left
         }

@@ -390,7 +390,7 @@ impl Run<'_> {
             return Ok(());
         };
         let t = Instant::now();
-        // like a model check, half the time left while other lanes run: an answer the judge
+        // like a model check, three quarters of the time left while other lanes run: an answer the judge
         // cannot decide in that time leaves the rest to theirs ([`Run::portfolio`])
         let deadline = self.check_budget().map(|b| Instant::now() + b);
         let r = j.judge(w, deadline);
