@@ -57,6 +57,18 @@ pub(super) fn check_kept_and_holds(c: &Case, lits: &[Term]) {
     );
 }
 
+/// `found`: `phi` has a witness where the result `lits` holds at the kept values `a`.
+pub(super) fn assert_witness(found: bool, by: &str, a: &Assignment, c: &Case, lits: &[Term]) {
+    let mut shown: Vec<String> = a.iter().map(|(v, x)| format!("{}={x}", v.name)).collect();
+    shown.sort();
+    assert!(
+        found,
+        "{by}the result holds at [{}] but phi has no witness\n{}",
+        shown.join(" "),
+        show(c, lits)
+    );
+}
+
 pub(super) fn holds(lits: &[Term], a: &Assignment) -> bool {
     lits.iter().all(|l| eval_bool(l, a).unwrap())
 }
@@ -129,14 +141,7 @@ pub(super) fn check_by_solver(smt: &mut Smt, c: &Case, lits: &[Term], qe: bool) 
         smt.assert(&mk_and(c.phi.to_vec())).unwrap();
         let witness = smt.check_sat().unwrap() != SatResult::Unsat;
         smt.pop().unwrap();
-        let mut shown: Vec<String> = a.iter().map(|(v, x)| format!("{}={x}", v.name)).collect();
-        shown.sort();
-        assert!(
-            witness,
-            "z3: the result holds at [{}] but phi has no witness\n{}",
-            shown.join(" "),
-            show(c, lits)
-        );
+        assert_witness(witness, "z3: ", a, c, lits);
     }
     res == SatResult::Unsat
 }

@@ -190,14 +190,7 @@ fn check_by_enumeration(p: &Problem, r: &Projection) {
             full.extend(w.iter().map(|(v, x)| (v.clone(), x.clone())));
             holds(&p.phi, &full)
         });
-        let mut shown: Vec<String> = a.iter().map(|(v, x)| format!("{}={x}", v.name)).collect();
-        shown.sort();
-        assert!(
-            found,
-            "result holds at [{}] but phi has no witness\n{}",
-            shown.join(" "),
-            support::show(&p.case(), &r.lits)
-        );
+        support::assert_witness(found, "", &a, &p.case(), &r.lits);
     }
 }
 
