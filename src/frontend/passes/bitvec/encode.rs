@@ -12,9 +12,12 @@ use num_traits::{One, Signed, Zero};
 
 /// The widest shift by a term written as one case per amount: the solvers decide the
 /// cases (each a product or quotient by a constant) faster than the barrel shifter's nested
-/// stages on 32-bit words (Solidity's `shift_right_uint32.sol`: an unsat answer in 3.1 s
-/// against 7.4 s); 256-bit words would take 256 cases.
-pub const CASES_UP_TO: u32 = 64;
+/// stages, which need the amount's bits. Solidity's `shift_right_uint32.sol_7`: unsat in
+/// 3.1 s with the cases against 7.4 s with the barrel; on the 256-bit words of the
+/// ADT-LIA-Arrays dev set's 65 shift files, 40 answered with the cases against 36 with the
+/// barrel (2026-11-29, `scripts/bench` at 5 s, one file at a time). Wider words take the
+/// barrel shifter.
+pub const CASES_UP_TO: u32 = 256;
 
 /// Builds the terms of one input, numbering the fresh names it binds.
 #[derive(Default)]

@@ -225,7 +225,8 @@ fn shifts_by_a_variable_have_the_values_z3_gives_them() {
     };
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
     let mut cases = vec![];
-    for vw in [1, 2, 3, 5, 8, 13, 64, 256] {
+    // up to 256 bits one case per amount, wider the barrel shifter (`encode::CASES_UP_TO`)
+    for vw in [1, 2, 3, 5, 8, 13, 64, 256, 300, 512] {
         for op in ["bvshl", "bvlshr", "bvashr"] {
             for _ in 0..6 {
                 // the value shifted: random bits, the top one set half of the time
