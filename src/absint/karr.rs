@@ -198,13 +198,18 @@ pub(super) fn rref<F: Field>(m: &mut Mat<F>, n: usize) -> bool {
         };
         m.swap(r, p);
         let inv = m[r][col].recip();
-        m[r].iter_mut().for_each(|x| *x = x.mul(&inv));
+        m[r].iter_mut()
+            .filter(|x| !x.is_zero())
+            .for_each(|x| *x = x.mul(&inv));
         let pivot = m[r].clone();
+        // only the pivot row's nonzero columns change: the rows are mostly zeros, and every
+        // product of exact rationals costs a gcd
+        let nonzero: Vec<usize> = (0..pivot.len()).filter(|&j| !pivot[j].is_zero()).collect();
         for (i, row) in m.iter_mut().enumerate() {
             if i != r && !row[col].is_zero() {
                 let f = row[col].clone();
-                for (x, y) in row.iter_mut().zip(&pivot) {
-                    *x = x.sub(&y.mul(&f));
+                for &j in &nonzero {
+                    row[j] = row[j].sub(&pivot[j].mul(&f));
                 }
             }
         }

@@ -8,6 +8,7 @@ use super::*;
 use crate::frontend::parse_str;
 use crate::testing::yices;
 use num_bigint::BigInt;
+use num_rational::BigRational as Q;
 
 /// The analysis with its default configuration and yices, within `secs` seconds.
 fn analyze_default(sys: &ChcSystem, secs: u64) -> Outcome {
@@ -308,4 +309,60 @@ fn a_predicate_no_clause_mentions_gets_no_candidate() {
     let cands = candidates(&sys, &cs, 40, Instant::now() + Duration::from_secs(60));
     assert!(cands[1].is_empty(), "{:?}", cands[1]);
     assert!(!cands[0].is_empty());
+}
+
+/// Gauss-Jordan elimination over every column, as `karr::rref` did before it skipped the
+/// pivot row's zero entries: the reference for the test below.
+fn dense_rref(m: &mut Vec<Vec<Q>>, n: usize) -> bool {
+    use num_traits::Zero;
+    let mut r = 0;
+    for col in 0..n {
+        let Some(p) = (r..m.len()).find(|&i| !m[i][col].is_zero()) else {
+            continue;
+        };
+        m.swap(r, p);
+        let inv = m[r][col].recip();
+        m[r].iter_mut().for_each(|x| *x = &*x * &inv);
+        let pivot = m[r].clone();
+        for (i, row) in m.iter_mut().enumerate() {
+            if i != r && !row[col].is_zero() {
+                let f = row[col].clone();
+                for (x, y) in row.iter_mut().zip(&pivot) {
+                    *x = &*x - y * &f;
+                }
+            }
+        }
+        r += 1;
+        if r == m.len() {
+            break;
+        }
+    }
+    let ok = m[r..].iter().all(|row| row[n].is_zero());
+    m.truncate(r);
+    ok
+}
+
+#[test]
+fn rref_agrees_with_dense_elimination_on_sparse_rows() {
+    use crate::testing::rng::{Rng, SplitMix};
+    let mut g = SplitMix(0x5eed_0f_ca44);
+    for _ in 0..2000 {
+        let n = g.range(1, 6) as usize;
+        let rows = g.range(1, 6) as usize;
+        // mostly zeros, as the clauses' rows are; the constant column too
+        let m: Vec<Vec<Q>> = (0..rows)
+            .map(|_| {
+                (0..=n)
+                    .map(|_| {
+                        let v = if g.chance(55) { 0 } else { g.range(-3, 3) };
+                        Q::from_integer(BigInt::from(v))
+                    })
+                    .collect()
+            })
+            .collect();
+        let (mut sparse, mut dense) = (m.clone(), m.clone());
+        let a = karr::rref(&mut sparse, n);
+        let b = dense_rref(&mut dense, n);
+        assert_eq!((a, &sparse), (b, &dense), "rows {m:?}");
+    }
 }
