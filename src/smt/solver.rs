@@ -288,6 +288,23 @@ impl Smt {
         self.finish_check(start, res)
     }
 
+    /// Checks the satisfiability of the assertions with z3's `(check-sat-using TACTIC)`:
+    /// for one-off checks in a scope (the validator's), where z3's incremental solver
+    /// skips the preprocessing its tactics do (see [`crate::validate::check_model`]). Only
+    /// for z3.
+    pub fn check_sat_using(&mut self, tactic: &str) -> Result<SatResult, SmtError> {
+        if self.kind != SolverKind::Z3 {
+            return self.check_sat();
+        }
+        self.settle()?;
+        log::trace!("[{}] > (check-sat-using {tactic})", self.label);
+        self.last_assumptions.clear();
+        let start = Instant::now();
+        self.send_unlogged(&format!("(check-sat-using {tactic})\n"))?;
+        let res = no_panic(|| side_parser(&mut self.solver).check_sat());
+        self.finish_check(start, res)
+    }
+
     /// Checks the satisfiability of the assertions together with `lits`, which are Boolean
     /// variables or their negations (`mk_not(var)`); anything else is rejected (without
     /// killing the solver).

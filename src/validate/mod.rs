@@ -63,7 +63,17 @@ impl std::fmt::Display for ModelError {
     }
 }
 
-/// Checks that `m` satisfies every clause of `sys`, with a fresh solver process.
+/// How the validator's z3 decides a clause under a model: its own preprocessing (simplify,
+/// propagate the values, solve the equations) before the SMT core. In a scope (`push`) z3
+/// runs its incremental solver, which skips these, and the checks of integer-encoded
+/// bit-vector clauses need them: on Solidity's `compound_bitwise_and_uint.sol_1` (a 256-bit
+/// `bvand`, once encoded a sum over its 256 bits, each a `div` and a `mod`) one clause took
+/// z3 7 s with `check-sat` and 0.16 s with this tactic, so the model went unprinted at 5 s
+/// while the judge accepted it in 0.07 s (2026-12-06).
+const CHECK_TACTIC: &str = "(then simplify propagate-values solve-eqs smt)";
+
+/// Checks that `m` satisfies every clause of `sys`, with a fresh solver process, each
+/// clause decided with [`CHECK_TACTIC`].
 /// `z3` should name z3 (quantified interpretations need it).
 pub fn check_model(
     sys: &ChcSystem,
@@ -108,7 +118,7 @@ pub fn check_model(
         for h in hyp {
             smt.assert(&h).map_err(undecided)?;
         }
-        match smt.check_sat().map_err(undecided)? {
+        match smt.check_sat_using(CHECK_TACTIC).map_err(undecided)? {
             SatResult::Unsat => {}
             SatResult::Sat => {
                 return Err(ModelError::Rejected(format!(
