@@ -185,7 +185,7 @@ pub fn arrays(cores: usize) -> Vec<Lane> {
 /// "Schedules at one file per run").
 pub fn bitvecs(cores: usize) -> Vec<Lane> {
     if cores >= 8 {
-        return BITVECS_8.iter().map(|&e| Lane::new(&[run(e)])).collect();
+        return each_alone(&BITVECS_8);
     }
     let mut lanes = for_cores(cores);
     if let Some(lane) = lanes.get_mut(1) {

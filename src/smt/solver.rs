@@ -279,13 +279,7 @@ impl Smt {
 
     /// Checks the satisfiability of the assertions.
     pub fn check_sat(&mut self) -> Result<SatResult, SmtError> {
-        self.settle()?;
-        log::trace!("[{}] > (check-sat)", self.label);
-        self.last_assumptions.clear();
-        let start = Instant::now();
-        self.send_unlogged("(check-sat)\n")?;
-        let res = no_panic(|| side_parser(&mut self.solver).check_sat());
-        self.finish_check(start, res)
+        self.check_command("(check-sat)")
     }
 
     /// Checks the satisfiability of the assertions with z3's `(check-sat-using TACTIC)`:
@@ -296,11 +290,16 @@ impl Smt {
         if self.kind != SolverKind::Z3 {
             return self.check_sat();
         }
+        self.check_command(&format!("(check-sat-using {tactic})"))
+    }
+
+    /// Sends `cmd`, a `check-sat` of some form, and reads its answer.
+    fn check_command(&mut self, cmd: &str) -> Result<SatResult, SmtError> {
         self.settle()?;
-        log::trace!("[{}] > (check-sat-using {tactic})", self.label);
+        log::trace!("[{}] > {cmd}", self.label);
         self.last_assumptions.clear();
         let start = Instant::now();
-        self.send_unlogged(&format!("(check-sat-using {tactic})\n"))?;
+        self.send_unlogged(&format!("{cmd}\n"))?;
         let res = no_panic(|| side_parser(&mut self.solver).check_sat());
         self.finish_check(start, res)
     }
