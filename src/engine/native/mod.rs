@@ -422,7 +422,7 @@ impl Engine for NativeBv {
             Ok(s) => s,
             Err(e) => return Answer::Unknown(Stop::Unsupported(e)),
         };
-        let u = Unrolling::new(p, sh);
+        let mut u = Unrolling::new(p, sh);
         let mut cfg = smt.clone();
         cfg.interpolation = false;
         cfg.reals = false;
@@ -438,6 +438,9 @@ impl Engine for NativeBv {
             Err(e) => return Answer::Unknown(Stop::SolverError(e)),
         };
         cfg.bitvecs = cfg.kind != SolverKind::Z3;
+        if cfg.kind != SolverKind::Z3 {
+            u.standard_operators();
+        }
         match self.run(&u, input, &cfg) {
             Ok(a) => a,
             Err(stop) => Answer::Unknown(stop),

@@ -52,6 +52,29 @@ impl Unrolling {
         Unrolling { p, shapes, parts }
     }
 
+    /// Writes z3's names of the division operators (`bvsdiv_i`, `bvudiv_i`, `bvsrem_i`,
+    /// `bvurem_i`, `bvsmod_i`, which z3 prints and reads) as SMT-LIB's, for solvers that
+    /// know only those (yices stops at the first unknown symbol). The two agree on every
+    /// input, a divisor of zero included (z3 decides their difference unsat), and the
+    /// front-end reads them the same way (docs/bitvectors.md).
+    pub fn standard_operators(&mut self) {
+        // only an operator: the head of an application
+        fn rename(s: &mut Sexp) {
+            let Sexp::List(items) = s else { return };
+            if let Some(Sexp::Atom(a)) = items.first_mut() {
+                if let Some(op) = a.strip_suffix("_i") {
+                    if matches!(op, "bvsdiv" | "bvudiv" | "bvsrem" | "bvurem" | "bvsmod") {
+                        *a = op.to_string();
+                    }
+                }
+            }
+            items.iter_mut().for_each(rename);
+        }
+        for part in &mut self.parts {
+            rename(&mut part.matrix);
+        }
+    }
+
     /// Is every sort of the predicates and of the assertions' bound variables a bit-vector
     /// or `Bool`, with no other declaration to send ([`Unrolling::prelude`])? Then the
     /// queries are in QF_BV (with the assertions' own nested quantifiers, if any, which a
