@@ -41,8 +41,9 @@ fn values_are_read_as_the_translation_reads_them() {
 
 /// Every bit-vector problem of bench-chc/ that a bounded unrolling can answer, answered by
 /// the native lane with an answer the judge accepted (the wrap-around counter at depth 257
-/// included; `deep-unsat`'s counterexample is past BMC's reach and left to acceleration),
-/// z3's names of the division operators (`bvudiv_i`) included, sent to yices as SMT-LIB's.
+/// included; `deep-unsat`'s counterexample is past BMC's reach and left to acceleration).
+/// On the problems that divide (with SMT-LIB's names or z3's `bvudiv_i`) the lane steps
+/// aside with its reason, and the default portfolio answers them (tests/engines.rs).
 #[test]
 fn the_native_lane_answers_the_bit_vector_problems() {
     let expected = std::fs::read_to_string(format!(
@@ -50,7 +51,7 @@ fn the_native_lane_answers_the_bit_vector_problems() {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let mut answered = 0;
+    let (mut answered, mut stepped_aside) = (0, 0);
     for line in expected.lines().filter(|l| l.starts_with("bv/")) {
         let (path, want) = line.split_once('\t').unwrap();
         let name = path.strip_prefix("bv/").unwrap();
@@ -58,11 +59,20 @@ fn the_native_lane_answers_the_bit_vector_problems() {
             continue;
         }
         let o = native(name);
+        if name.starts_with("div-") || name.starts_with("z3-division") {
+            let why = match &o.verdict {
+                Verdict::Unknown(why) => why.to_string(),
+                v => panic!("{name}: {}", v.word()),
+            };
+            assert!(why.contains("bit-vector division"), "{name}: {why}");
+            stepped_aside += 1;
+            continue;
+        }
         assert_eq!(o.verdict.word(), want, "{name}: {:?}", o.stats.validation);
         assert!(o.witness.is_some(), "{name}: not judged");
         answered += 1;
     }
-    assert_eq!(answered, 11);
+    assert_eq!((answered, stepped_aside), (8, 3));
 }
 
 /// The native lane's counterexample and k-inductive invariant pass the judge; the same

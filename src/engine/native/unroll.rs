@@ -52,27 +52,17 @@ impl Unrolling {
         Unrolling { p, shapes, parts }
     }
 
-    /// Writes z3's names of the division operators (`bvsdiv_i`, `bvudiv_i`, `bvsrem_i`,
-    /// `bvurem_i`, `bvsmod_i`, which z3 prints and reads) as SMT-LIB's, for solvers that
-    /// know only those (yices stops at the first unknown symbol). The two agree on every
-    /// input, a divisor of zero included (z3 decides their difference unsat), and the
-    /// front-end reads them the same way (docs/bitvectors.md).
-    pub fn standard_operators(&mut self) {
-        // only an operator: the head of an application
-        fn rename(s: &mut Sexp) {
-            let Sexp::List(items) = s else { return };
-            if let Some(Sexp::Atom(a)) = items.first_mut() {
-                if let Some(op) = a.strip_suffix("_i") {
-                    if matches!(op, "bvsdiv" | "bvudiv" | "bvsrem" | "bvurem" | "bvsmod") {
-                        *a = op.to_string();
-                    }
-                }
-            }
-            items.iter_mut().for_each(rename);
+    /// Does an assertion divide bit-vectors (`bvudiv`, `bvsdiv`, `bvurem`, `bvsrem`, `bvsmod`,
+    /// or z3's names of them with `_i`)?
+    pub fn divides(&self) -> bool {
+        fn divides(s: &Sexp) -> bool {
+            let Sexp::List(items) = s else { return false };
+            let head = items.first().and_then(Sexp::atom).unwrap_or("");
+            let op = head.strip_suffix("_i").unwrap_or(head);
+            matches!(op, "bvudiv" | "bvsdiv" | "bvurem" | "bvsrem" | "bvsmod")
+                || items.iter().any(divides)
         }
-        for part in &mut self.parts {
-            rename(&mut part.matrix);
-        }
+        self.parts.iter().any(|p| divides(&p.matrix))
     }
 
     /// Is every sort of the predicates and of the assertions' bound variables a bit-vector
