@@ -71,7 +71,10 @@ const fn slice(engine: EngineKind, millis: u64) -> Step {
 /// files PDR misses: Spacer's quick proofs, TRL's disjunctive (multi-phase, parity)
 /// invariants, and its hand-over to ABMC for deep counterexamples. With 4 cores Spacer, TRL and ABMC each run
 /// alone beside PDR; with 6, every engine that adds a file in the simulation (TPA and split
-/// TPA add none).
+/// TPA add none). With 8 (CHC-COMP's), k-induction and BMC beside those six: chosen by
+/// every fold of `scripts/schedule --cores 8 --folds 5` on each engine alone at one file per
+/// run (2026-12-06, every 10th LIA-Lin and every 5th linearized LIA dev file), simulated,
+/// not measured (docs/schedules.md). Linearized systems take the same entries from 4 cores.
 #[rustfmt::skip]
 const SCHEDULES: &[(usize, &[&[Step]])] = &[
     (1, &[&[run(Pdr)]]),
@@ -79,6 +82,10 @@ const SCHEDULES: &[(usize, &[&[Step]])] = &[
     (4, &[&[run(Pdr)], &[run(Spacer)], &[run(Trl)], &[run(Abmc)]]),
     (6, &[
         &[run(Pdr)], &[run(Spacer)], &[run(Trl)], &[run(Abmc)], &[run(Pdkind)], &[run(Imc)],
+    ]),
+    (8, &[
+        &[run(Pdr)], &[run(Spacer)], &[run(Trl)], &[run(Abmc)], &[run(Imc)], &[run(Pdkind)],
+        &[run(Kind)], &[run(Bmc)],
     ]),
 ];
 
@@ -104,6 +111,7 @@ pub fn each_alone(engines: &[EngineKind]) -> Vec<Lane> {
 /// graph"). The second lane is nice: the two overlap so much that on half a core each they solve
 /// fewer of the 273 non-linear LIA dev files than Spacer alone on a whole one (234 against 238,
 /// each engine's times at 5 s; docs/engines.md, "Nice lanes"), so under load Spacer keeps its core.
+/// The same two lanes on 8 cores: no other engine takes non-linear clauses (docs/schedules.md).
 pub fn non_linear(cores: usize) -> Vec<Lane> {
     if cores >= 2 {
         vec![Lane::new(&[run(Spacer)]), Lane::nice(&[run(SpacerLocal)])]
@@ -136,8 +144,15 @@ pub fn linearized(cores: usize) -> Vec<Lane> {
 /// nothing else reaches), k-induction for 2.5 s (its k-inductive invariants are answers
 /// without quantifier elimination: the oral-messages protocols at k = 4 in under 2 s), then
 /// Spacer. On one core PDR alone; with 4 cores ABMC before k-induction in the third lane.
+///
+/// On 8 cores (CHC-COMP's), every engine that answered a file of the sample in a lane of its
+/// own, [`REALS_8`]: each engine alone at 5 s, one file per run, on every 3rd LRA-Lin dev
+/// file (2026-12-06), `scripts/schedule --cores 8 --folds 5`: 29 of 43 like the 4-core entry,
+/// where the search's own choices (k-induction after 1 s of PDR) reach 27 out of fold;
+/// simulated, not measured (docs/schedules.md).
 pub fn reals(cores: usize) -> Vec<Lane> {
     match cores {
+        8.. => each_alone(&REALS_8),
         0 | 1 => vec![Lane::new(&[run(Pdr)])],
         2 | 3 => vec![
             Lane::new(&[run(Pdr)]),
@@ -152,11 +167,18 @@ pub fn reals(cores: usize) -> Vec<Lane> {
     }
 }
 
+/// The 8-core schedule of [`reals`]: one engine per lane (split TPA, whose 2 files of the
+/// sample others answer too, left out).
+const REALS_8: [EngineKind; 8] = [Pdr, Spacer, Kind, Abmc, Imc, Trl, Pdkind, Cegar];
+
 /// The lanes for a linear system with arrays, where BMC, k-induction, PDR and Spacer run
 /// (the other engines step aside): PDR beside Spacer, as for the reals (measured on the
 /// LIA-Lin-Arrays dev files, docs/arrays.md), Spacer after a 2 s slice of BMC (the
 /// shallow counterexamples of SeaHorn's memory encodings, which PDR and Spacer reach late:
-/// docs/arrays.md); with 4 cores k-induction and BMC beside them.
+/// docs/arrays.md); with 4 cores k-induction and BMC beside them, each in a lane of its own:
+/// every engine that takes arrays, so also the 8-core entry (every fold of `scripts/schedule
+/// --cores 8 --folds 5` chose it on the 71 LIA-Lin-Arrays dev files, each engine alone at
+/// 5 s, one file per run, 2026-12-06; simulated, docs/schedules.md).
 pub fn arrays(cores: usize) -> Vec<Lane> {
     match cores {
         2 | 3 => vec![
@@ -372,7 +394,7 @@ mod tests {
 
     #[test]
     fn a_schedule_reads_back_what_describe_prints() {
-        for n in [1, 2, 4, 6] {
+        for n in [1, 2, 4, 6, 8] {
             let s = for_cores(n);
             assert_eq!(parse(&describe(&s)), Ok(s));
         }
@@ -434,6 +456,18 @@ mod tests {
             describe(&default_for(&bv, 8)),
             "bv-kind | pdr | spacer | trl | imc | bmc | kind | abmc"
         );
+        // the 8-core entries (docs/schedules.md)
+        assert_eq!(
+            describe(&default_for(&lia, 8)),
+            "pdr | spacer | trl | abmc | imc | pdkind | kind | bmc"
+        );
+        assert_eq!(default_for(&lin, 8), for_cores(8));
+        assert_eq!(
+            describe(&default_for(&real, 8)),
+            "pdr | spacer | kind | abmc | imc | trl | pdkind | cegar"
+        );
+        assert_eq!(describe(&default_for(&arr, 8)), "pdr | spacer | kind | bmc");
+        assert_eq!(default_for(&nl, 8), non_linear(2));
         // the native lane steps aside when the input's clauses are not linear
         let bv_lin = Features {
             linear_input: false,
