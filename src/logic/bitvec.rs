@@ -45,6 +45,22 @@ pub fn literal(v: &BigInt, w: u32) -> String {
     }
 }
 
+/// The widest bit-vector the front-end reads: a `w`-bit value's range is the constant `2^w`,
+/// which for widths past this costs more to write than any solver query could use (the
+/// CHC-COMP tracks use at most 256). Wider sorts and terms are refused with an error.
+pub const MAX_WIDTH: u64 = 1 << 16;
+
+/// `w` as a width, or the error for a width of 0 or past [`MAX_WIDTH`].
+pub fn checked_width(w: u64) -> Result<u32, String> {
+    if w == 0 || w > MAX_WIDTH {
+        Err(format!(
+            "unsupported bit-vector width {w}: widths from 1 to {MAX_WIDTH} are read"
+        ))
+    } else {
+        Ok(w as u32)
+    }
+}
+
 /// The width of the sort text `(_ BitVec w)`, if it is one.
 pub fn sort_width(s: &str) -> Option<u32> {
     let inner = s.strip_prefix('(')?.strip_suffix(')')?;

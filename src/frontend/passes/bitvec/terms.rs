@@ -5,7 +5,7 @@
 use super::super::commands::unbind;
 use super::super::records::sexp::Sx;
 use super::encode::{app, as_num, ite_of, num, product, Enc};
-use crate::logic::bitvec::{parse_literal, pow2};
+use crate::logic::bitvec::{checked_width, parse_literal, pow2};
 use crate::logic::datatype::key;
 use num_bigint::BigInt;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -19,7 +19,7 @@ type T = (Option<u32>, Sx);
 /// (which stay as written); arrays holding bit-vectors are refused.
 pub fn sort(s: &Sx) -> R<Option<u32>> {
     if let Some(w) = crate::logic::bitvec::sort_width(&s.to_string()) {
-        return Ok(Some(w));
+        return checked_width(w.into()).map(Some);
     }
     if s.to_string().contains("BitVec") {
         return Err(format!(
@@ -181,7 +181,8 @@ impl<'a> Rewriter<'a> {
     }
 
     pub fn term(&mut self, t: &Sx) -> R<T> {
-        if let Some((v, w)) = indexed_literal(t) {
+        if let Some(lit) = indexed_literal(t) {
+            let (v, w) = lit?;
             return Ok((Some(w), num(&v)));
         }
         match t {
@@ -196,6 +197,7 @@ impl<'a> Rewriter<'a> {
 
     fn atom(&mut self, a: &str) -> R<T> {
         if let Some((v, w)) = parse_literal(a) {
+            checked_width(w.into())?;
             return Ok((Some(w), num(&v)));
         }
         let w = self
@@ -348,7 +350,7 @@ impl<'a> Rewriter<'a> {
                         None => x,
                         Some(a) => app("+", app("*", num(&pow2(xw)), a), x),
                     });
-                    w += xw;
+                    w = checked_width(u64::from(w) + u64::from(xw))?;
                 }
                 bv(w, acc.unwrap())
             }
@@ -554,6 +556,7 @@ impl<'a> Rewriter<'a> {
             if *w == 0 || args.len() != 1 {
                 return Err(format!("malformed `{}`", short(t)));
             }
+            checked_width((*w).into())?;
             let x = self.term(&args[0])?.1;
             return Ok((Some(*w), app("mod", x, num(&pow2(*w)))));
         }
@@ -567,11 +570,15 @@ impl<'a> Rewriter<'a> {
             ("extract", &[i, j]) if j <= i && i < w => {
                 (Some(i - j + 1), self.enc.extract(w, i, j, x))
             }
-            ("zero_extend", &[k]) => (Some(w + k), x),
-            ("sign_extend", &[k]) => (Some(w + k), self.enc.sign_extend(w, k, x)),
+            ("zero_extend", &[k]) => (Some(checked_width(u64::from(w) + u64::from(k))?), x),
+            ("sign_extend", &[k]) => {
+                let wide = checked_width(u64::from(w) + u64::from(k))?;
+                (Some(wide), self.enc.sign_extend(w, k, x))
+            }
             ("rotate_left", &[k]) => (Some(w), self.enc.rotate_left(w, k, x)),
             ("rotate_right", &[k]) => (Some(w), self.enc.rotate_left(w, w - k % w, x)),
             ("repeat", &[k]) if k > 0 => {
+                checked_width(u64::from(w) * u64::from(k))?;
                 let sum = self.enc.share(x, |_, x| {
                     let terms: Vec<Sx> = (0..k)
                         .map(|i| app("*", num(&pow2(w * i)), x.clone()))
@@ -585,13 +592,13 @@ impl<'a> Rewriter<'a> {
     }
 }
 
-/// `(_ bvN w)` as a term: its value and width.
-pub fn indexed_literal(t: &Sx) -> Option<(BigInt, u32)> {
+/// `(_ bvN w)` as a term: its value and width (an error past [`MAX_WIDTH`](crate::logic::bitvec::MAX_WIDTH)).
+pub fn indexed_literal(t: &Sx) -> Option<R<(BigInt, u32)>> {
     match t.list()? {
         [Sx::Atom(u), Sx::Atom(v), Sx::Atom(w)] if u == "_" && v.starts_with("bv") => {
             let v: BigInt = v[2..].parse().ok()?;
-            let w: u32 = w.parse().ok().filter(|&w| w > 0)?;
-            Some((v % pow2(w), w))
+            let w: u64 = w.parse().ok()?;
+            Some(checked_width(w).map(|w| (v % pow2(w), w)))
         }
         _ => None,
     }

@@ -42,6 +42,43 @@ fn bad_bitvector_terms_are_errors_with_their_line() {
     assert!(run(unknown).unwrap_err().contains("bvfoo"));
 }
 
+/// Widths past `MAX_WIDTH` are errors with their line, whether written in a sort, a literal
+/// or reached by an operator, instead of `2^w` constants of a billion bits (a fuzzed
+/// `(_ BitVec 2147483648)` ran for minutes) or a width that wraps around in 32 bits.
+#[test]
+fn widths_past_the_limit_are_errors_with_their_line() {
+    let wide = |decl: &str, t: &str| {
+        format!(
+            "(declare-fun P ((_ BitVec 8)) Bool)\n(assert (forall ((x {decl})) (=> (P x) (= {t} {t}))))"
+        )
+    };
+    for (decl, t, w) in [
+        ("(_ BitVec 2147483648)", "x", "2147483648"),
+        ("(_ BitVec 8)", "(_ bv5 100000)", "100000"),
+        (
+            "(_ BitVec 8)",
+            "((_ zero_extend 4294967290) x)",
+            "4294967298",
+        ),
+        ("(_ BitVec 8)", "((_ sign_extend 70000) x)", "70008"),
+        ("(_ BitVec 8)", "((_ repeat 10000) x)", "80000"),
+        ("(_ BitVec 8)", "((_ int2bv 70000) 5)", "70000"),
+        (
+            "(_ BitVec 8)",
+            "(concat ((_ zero_extend 65528) x) x)",
+            "65544",
+        ),
+    ] {
+        let e = run(&wide(decl, t)).unwrap_err();
+        assert!(
+            e.contains("line 2") && e.contains(&format!("unsupported bit-vector width {w}")),
+            "{t}: {e}"
+        );
+    }
+    // the limit itself is read
+    assert!(run(&wide("(_ BitVec 8)", "((_ zero_extend 65528) x)")).is_ok());
+}
+
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
 
