@@ -443,31 +443,32 @@ mod tests {
             bitvecs: true,
             ..lia
         };
-        assert_eq!(
-            describe(&default_for(&bv, 2)),
-            "pdr | bv-kind:2,spacer:2,trl"
-        );
         assert_eq!(default_for(&bv, 1), for_cores(1));
-        assert_eq!(
-            describe(&default_for(&bv, 4)),
-            "pdr | bv-kind:2,spacer | trl | abmc"
-        );
-        assert_eq!(
-            describe(&default_for(&bv, 8)),
-            "bv-kind | pdr | spacer | trl | imc | bmc | kind | abmc"
-        );
-        // the 8-core entries (docs/schedules.md)
-        assert_eq!(
-            describe(&default_for(&lia, 8)),
-            "pdr | spacer | trl | abmc | imc | pdkind | kind | bmc"
-        );
         assert_eq!(default_for(&lin, 8), for_cores(8));
-        assert_eq!(
-            describe(&default_for(&real, 8)),
-            "pdr | spacer | kind | abmc | imc | trl | pdkind | cegar"
-        );
-        assert_eq!(describe(&default_for(&arr, 8)), "pdr | spacer | kind | bmc");
         assert_eq!(default_for(&nl, 8), non_linear(2));
+        // the bit-vector entries, and the 8-core entries (docs/schedules.md)
+        for (f, cores, lanes) in [
+            (&bv, 2, "pdr | bv-kind:2,spacer:2,trl"),
+            (&bv, 4, "pdr | bv-kind:2,spacer | trl | abmc"),
+            (
+                &bv,
+                8,
+                "bv-kind | pdr | spacer | trl | imc | bmc | kind | abmc",
+            ),
+            (
+                &lia,
+                8,
+                "pdr | spacer | trl | abmc | imc | pdkind | kind | bmc",
+            ),
+            (
+                &real,
+                8,
+                "pdr | spacer | kind | abmc | imc | trl | pdkind | cegar",
+            ),
+            (&arr, 8, "pdr | spacer | kind | bmc"),
+        ] {
+            assert_eq!(describe(&default_for(f, cores)), lanes, "{cores} cores");
+        }
         // the native lane steps aside when the input's clauses are not linear
         let bv_lin = Features {
             linear_input: false,
