@@ -37,10 +37,7 @@ pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
     let decl = sys.pred(p);
     if let Some(a) = sys.adt.as_ref().filter(|a| a.changes(p.idx())) {
         // over the input's sorts: a datatype parameter's abstract one is its size
-        let body = m
-            .get(&p)
-            .map(|t| SmtTerm(t).to_string())
-            .unwrap_or_else(|| "false".into());
+        let body = body_text(sys, m, p);
         let (params, binds) = a.params(p.idx());
         return format!(
             "(define-fun {} ({params}) Bool (let ({binds}) {body}))",
@@ -49,10 +46,7 @@ pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
     }
     if let Some(r) = sys.records.as_ref().filter(|r| r.changes(p.idx())) {
         // over the input's sorts: the laid-out parameters are parts of the original ones
-        let body = m
-            .get(&p)
-            .map(|t| SmtTerm(t).to_string())
-            .unwrap_or_else(|| "false".into());
+        let body = body_text(sys, m, p);
         let (params, binds) = r.params(p.idx());
         let body = if binds.is_empty() {
             body
@@ -69,10 +63,7 @@ pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
         .iter()
         .map(|v| format!("({} {})", smt_symbol(&v.name), v.sort))
         .collect();
-    let body = m
-        .get(&p)
-        .map(|t| SmtTerm(t).to_string())
-        .unwrap_or_else(|| "false".into());
+    let body = body_text(sys, m, p);
     if let Some(b) = sys.bitvecs.as_ref().filter(|b| b.changes(p.idx())) {
         // over the input's bit-vector sorts: the body reads their values as integers
         let names: Vec<(String, String)> = decl
@@ -108,6 +99,23 @@ pub fn define_fun(sys: &ChcSystem, m: &Model, p: PredId) -> String {
         smt_symbol(&decl.name),
         params.join(" ")
     )
+}
+
+/// The body of `p`'s definition (`false` when the model leaves it out). When the input had
+/// bit-vectors, the encoder's case chains of shifts by a variable amount are written back
+/// as `bvshl`, `bvlshr` and `bvashr` ([`crate::logic::bitvec::lifted_shifts`]), which a
+/// judge decides where it could not decide the chain against the input's shift.
+fn body_text(sys: &ChcSystem, m: &Model, p: PredId) -> String {
+    let Some(t) = m.get(&p) else {
+        return "false".into();
+    };
+    if sys.bitvecs.is_some() {
+        let lifted = crate::logic::bitvec::lifted_shifts(t);
+        if !lifted.is_empty() {
+            return crate::logic::smt_text_with(t, &lifted);
+        }
+    }
+    SmtTerm(t).to_string()
 }
 
 /// `(step i (line L) (head args..) ((var value) ..))` per clause application, the query last.

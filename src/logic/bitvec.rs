@@ -7,6 +7,9 @@
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
+mod lift;
+pub use lift::lifted_shifts;
+
 /// `2^w`.
 pub fn pow2(w: u32) -> BigInt {
     BigInt::one() << w as usize

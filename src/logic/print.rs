@@ -57,6 +57,16 @@ impl fmt::Display for SmtTerm<'_> {
     }
 }
 
+/// `t` in SMT-LIB syntax, with each subterm that `texts` names (by uid) written as its text
+/// there, and shared subterms named by `let` as [`SmtTerm`] names them. The texts must mean
+/// what their subterms mean: the caller's way of writing some subterms in another theory
+/// (bit-vector shifts, [`super::bitvec::lifted_shifts`]).
+pub fn smt_text_with(t: &Term, texts: &FxHashMap<u64, String>) -> String {
+    let mut s = String::new();
+    write_shared_with(t, texts, &mut s);
+    s
+}
+
 impl fmt::Display for TermNode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
@@ -80,6 +90,11 @@ fn write_int(n: &BigInt, out: &mut String) {
 /// cff45ad), z3's and yices's search changed enough that Spacer lost kind2's DRAGON_11 (1.4 s
 /// before, unknown at 5 s).
 fn write_shared(t: &Term, out: &mut String) {
+    write_shared_with(t, &Names::default(), out)
+}
+
+/// [`write_shared`], the subterms `given` names written as their texts.
+fn write_shared_with(t: &Term, given: &Names, out: &mut String) {
     // parents of each node, counted once per distinct parent edge, in the DAG (bodies of
     // quantifiers are written on their own, so not entered)
     let mut uses: FxHashMap<u64, u32> = FxHashMap::default();
@@ -117,7 +132,7 @@ fn write_shared(t: &Term, out: &mut String) {
     }
     let dag = order.len() as u64;
     if tree[&t.uid()] <= 16 * dag + 4096 {
-        return write_term(t, &Names::default(), out);
+        return write_term(t, given, out);
     }
     let leaf = |n: &Term| {
         matches!(
@@ -125,10 +140,14 @@ fn write_shared(t: &Term, out: &mut String) {
             TermNode::Var(_) | TermNode::Bool(_) | TermNode::Int(_) | TermNode::Real(_)
         )
     };
-    let mut names = Names::default();
+    let mut names = given.clone();
     let mut opened = 0;
     for n in order {
-        if n.uid() == t.uid() || leaf(n) || uses.get(&n.uid()).copied().unwrap_or(0) < 2 {
+        if n.uid() == t.uid()
+            || leaf(n)
+            || given.contains_key(&n.uid())
+            || uses.get(&n.uid()).copied().unwrap_or(0) < 2
+        {
             continue;
         }
         let name = format!("chcsolve!s{}", names.len());
