@@ -1,4 +1,5 @@
-//! Shifts by a variable amount written back as shifts in printed models.
+//! Shifts written back as shifts in printed models: by a variable amount, and by a constant
+//! amount followed by `extract`.
 //!
 //! The front-end pass writes `bvshl`, `bvlshr` and `bvashr` of a `w`-bit value `x` by a
 //! term `s` as one case per amount (`frontend/passes/bitvec/encode.rs`, `Enc::shift`):
@@ -12,8 +13,10 @@
 //! [`lifted_shifts`] finds those case chains in a term and gives each its bit-vector text,
 //! `(bv2nat (bvshl X S))`, with `X` and `S` the bit-vector views of the operands: exactly
 //! the same integer, for every value of the free variables, when both operands are values
-//! in `[0, 2^w)`, which [`view`] shows by their shape (a `mod 2^w`, a literal, an `ite` of
-//! such, or a shift written back). A term it cannot show that for stays as it is. The judge
+//! in `[0, 2^w)`, which `Lifter::view` shows by their shape (a `mod 2^w`, a literal, an `ite` of
+//! such, or a shift written back). A term it cannot show that for stays as it is. Once the
+//! amount is a constant the chain is gone, and `((_ extract hi lo) (bvshl x c))` reads
+//! `(div (mod (* 2^c x) 2^w) 2^lo)`: that is written back as `extract` of a `bvmul`. The judge
 //! checks every printed model anyway; this only makes its checks decidable in time.
 
 use super::pow2;
@@ -22,8 +25,8 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use rustc_hash::FxHashMap;
 
-/// The shifts written back, by the uid of their case chain: the text that replaces the
-/// chain in a printed term (for [`crate::logic::smt_text_with`]).
+/// The shifts written back, by the uid of their integer term: the text that replaces it in
+/// a printed term (for [`crate::logic::smt_text_with`]).
 pub fn lifted_shifts(t: &Term) -> FxHashMap<u64, String> {
     let mut l = Lifter::default();
     let mut order = vec![];
@@ -37,9 +40,44 @@ pub fn lifted_shifts(t: &Term) -> FxHashMap<u64, String> {
             let bv = format!("({op} {vx} {vs})");
             l.texts.insert(n.uid(), format!("(bv2nat {bv})"));
             l.bv.insert(n.uid(), (w, bv));
+        } else if let Some((w, lo, c, x)) = high_bits_of_product(&n) {
+            // a shift by a constant amount, then `extract`: the chain once the amount is
+            // known (Solidity's `fixedbytes` index `b[i]` with `i` a constant)
+            let Some(vx) = l.view(&x, w) else {
+                continue;
+            };
+            let bv = format!("((_ extract {} {lo}) (bvmul (_ bv{c} {w}) {vx}))", w - 1);
+            l.texts.insert(n.uid(), format!("(bv2nat {bv})"));
+            l.bv.insert(n.uid(), (w - lo, bv));
         }
     }
     l.texts
+}
+
+/// `t` as `(div (mod (* c x) 2^w) 2^lo)` with `0 < lo < w` and `1 < c < 2^w`: bits
+/// `w-1..lo` of the `w`-bit product `c x`, as `(w, lo, c, x)`.
+fn high_bits_of_product(t: &Term) -> Option<(u32, u32, BigInt, Term)> {
+    let TermNode::Div(a, d) = t.get() else {
+        return None;
+    };
+    let TermNode::Mod(p, m) = a.get() else {
+        return None;
+    };
+    let (w, lo) = (log2(m)?, log2(d)?);
+    let TermNode::Lin(Lin { terms, k }) = p.get() else {
+        return None;
+    };
+    let [(x, c)] = terms.as_slice() else {
+        return None;
+    };
+    let ok = k.is_zero() && lo > 0 && lo < w && *c > BigInt::one() && *c < pow2(w);
+    ok.then(|| (w, lo, c.clone(), x.clone()))
+}
+
+/// `k` when `n` is `2^k`.
+fn log2(n: &BigInt) -> Option<u32> {
+    let k = u32::try_from(n.bits()).ok()?.checked_sub(1)?;
+    (*n == pow2(k)).then_some(k)
 }
 
 fn post_order(t: &Term, seen: &mut rustc_hash::FxHashSet<u64>, out: &mut Vec<Term>) {
@@ -122,10 +160,7 @@ fn shift_chain(t: &Term) -> Option<(&'static str, u32, Term, Term)> {
     let mut cases = vec![];
     let mut s: Option<Term> = None;
     let mut rest = t.clone();
-    loop {
-        let TermNode::Ite(c, a, b) = rest.get() else {
-            break;
-        };
+    while let TermNode::Ite(c, a, b) = rest.get() {
         let Some((amount, k)) = equals_constant(c) else {
             break;
         };
@@ -134,7 +169,8 @@ fn shift_chain(t: &Term) -> Option<(&'static str, u32, Term, Term)> {
         }
         s = Some(amount);
         cases.push(a.clone());
-        rest = b.clone();
+        let next = b.clone();
+        rest = next;
     }
     let w = u32::try_from(cases.len()).ok().filter(|&w| w >= 2)?;
     let (s, x) = (s?, cases[0].clone());
@@ -179,7 +215,7 @@ fn shift_chain(t: &Term) -> Option<(&'static str, u32, Term, Term)> {
             })
         })
         && sign_fill(&rest, &x, w);
-    ashr.then(|| ("bvashr", w, x, s))
+    ashr.then_some(("bvashr", w, x, s))
 }
 
 /// `c` as `s = k` for an integer term `s` and a constant `k`.
@@ -254,14 +290,25 @@ mod tests {
     /// the amount is `3 s`.
     fn encoded(op: &str, w: u32) -> Term {
         let ones = pow2(w) - 1;
+        let x = format!(
+            "(ite (>= x 0) ((_ int_to_bv {w}) x) (bvmul (_ bv{ones} {w}) ((_ int_to_bv {w}) (- x))))"
+        );
+        let term = match op.strip_prefix("extract ") {
+            // a shift by a constant (`op` is `extract HI LO BY`), then `extract`
+            Some(args) => {
+                let a: Vec<&str> = args.split(' ').collect();
+                format!(
+                    "((_ extract {} {}) (bvshl {x} (_ bv{} {w})))",
+                    a[0], a[1], a[2]
+                )
+            }
+            None => format!("({op} {x} (bvmul (_ bv3 {w}) ((_ int_to_bv {w}) s)))"),
+        };
         let text = format!(
             "(set-logic HORN)
 (declare-fun P (Int Int Int) Bool)
 (assert (forall ((x Int) (s Int) (r Int))
-  (=> (= r (ubv_to_int ({op} (ite (>= x 0) ((_ int_to_bv {w}) x)
-                                          (bvmul (_ bv{ones} {w}) ((_ int_to_bv {w}) (- x))))
-                                     (bvmul (_ bv3 {w}) ((_ int_to_bv {w}) s)))))
-      (P x s r))))
+  (=> (= r (ubv_to_int {term})) (P x s r))))
 (assert (forall ((x Int) (s Int) (r Int)) (=> (and (P x s r) (< r 0)) false)))
 "
         );
@@ -281,26 +328,38 @@ mod tests {
         };
         let mut script = String::new();
         let mut cases = vec![];
+        let mut ops = vec![];
         for w in [2, 3, 4, 5, 8, 32, 256] {
             for op in ["bvshl", "bvlshr", "bvashr"] {
-                let t = encoded(op, w);
-                let lifted = lifted_shifts(&t);
-                assert_eq!(lifted.len(), 1, "{op} of width {w}: {}", SmtTerm(&t));
-                let back = smt_text_with(&t, &lifted);
-                assert!(back.contains(&format!("({op} ")), "{back}");
-                if w > 5 {
-                    continue;
-                }
-                let decls: String = free_vars(&t)
-                    .iter()
-                    .map(|v| format!("(declare-fun {} () Int)\n", v.name))
-                    .collect();
-                script.push_str(&format!(
-                    "(push)\n{decls}(assert (not (= {} {back})))\n(check-sat)\n(pop)\n",
-                    SmtTerm(&t)
-                ));
-                cases.push(format!("{op} of width {w}"));
+                ops.push((w, op.to_string(), format!("({op} ")));
             }
+        }
+        // shifts by a constant, then `extract HI LO`
+        for (w, hi, lo, by) in [(4, 3, 2, 1), (5, 4, 1, 2), (6, 5, 3, 3), (80, 79, 72, 40)] {
+            ops.push((
+                w,
+                format!("extract {hi} {lo} {by}"),
+                format!("(_ extract {hi} {lo})"),
+            ));
+        }
+        for (w, op, written) in ops {
+            let t = encoded(&op, w);
+            let lifted = lifted_shifts(&t);
+            assert_eq!(lifted.len(), 1, "{op} of width {w}: {}", SmtTerm(&t));
+            let back = smt_text_with(&t, &lifted);
+            assert!(back.contains(&written), "{back}");
+            if w > 6 {
+                continue;
+            }
+            let decls: String = free_vars(&t)
+                .iter()
+                .map(|v| format!("(declare-fun {} () Int)\n", v.name))
+                .collect();
+            script.push_str(&format!(
+                "(push)\n{decls}(assert (not (= {} {back})))\n(check-sat)\n(pop)\n",
+                SmtTerm(&t)
+            ));
+            cases.push(format!("{op} of width {w}"));
         }
         let out = crate::testing::z3_output(&z3, &script, 60);
         let answers: Vec<&str> = out.lines().map(str::trim).collect();
