@@ -274,6 +274,59 @@ pub fn mk_store(a: Term, i: Term, v: Term) -> Term {
     mk_node(TermNode::Store(a, i, v))
 }
 
+/// True when `t` may need the extensionality axiom of arrays: an array equality that is not
+/// positive (reached from the top through conjunctions, disjunctions and the branches of
+/// Boolean `ite`s only, never under a negation, an `ite` condition, an `iff` or inside a
+/// non-Boolean term), or an array used as the index of a `select` or `store`.
+///
+/// Without them, arrays without the extensionality axiom have the same satisfiable formulas
+/// as the full theory: read each array of a model of the weaker theory as the function its
+/// `select`s give, and every atom keeps its value except array equalities, which can only
+/// turn true; with all of them positive, the formula stays true. (An array index breaks
+/// this: `b[i] != b[m]` holds with `i` and `m` apart in the weaker theory and equal as
+/// functions.) SMT sessions over arrays turn z3's extensionality off while no live
+/// assertion needs it ([`crate::smt::Smt`]): z3 otherwise adds extensionality lemmas for
+/// every array equality its search sets false, which took it seconds on the equalities
+/// between a predicate's array arguments and their updates in Solidity's `storage` clauses.
+pub fn needs_extensionality(t: &Term) -> bool {
+    const POS: u8 = 1;
+    const NEG: u8 = 2;
+    const ANY: u8 = 3; // both polarities
+    let mut seen: rustc_hash::FxHashSet<(u64, u8)> = Default::default();
+    let mut stack = vec![(t, POS)];
+    while let Some((t, pol)) = stack.pop() {
+        if !seen.insert((t.uid(), pol)) {
+            continue;
+        }
+        let boolean = t.sort() == Sort::Bool;
+        match t.get() {
+            TermNode::ArrEq(a, b) => {
+                if pol != POS {
+                    return true;
+                }
+                stack.extend([(a, ANY), (b, ANY)]);
+            }
+            TermNode::Select(_, i) | TermNode::Store(_, i, _) if i.sort().is_array() => {
+                return true;
+            }
+            TermNode::Not(x) => {
+                let flipped = match pol {
+                    POS => NEG,
+                    NEG => POS,
+                    _ => ANY,
+                };
+                stack.push((x, flipped))
+            }
+            TermNode::And(xs) | TermNode::Or(xs) => stack.extend(xs.iter().map(|x| (x, pol))),
+            TermNode::Ite(c, x, y) if boolean => {
+                stack.extend([(c, ANY), (x, pol), (y, pol)]);
+            }
+            _ => stack.extend(t.children().into_iter().map(|x| (x, ANY))),
+        }
+    }
+    false
+}
+
 /// The canonical term of a ground array value (stores in index order, no default stores).
 fn build_ground(a: &ArrayValue) -> Term {
     let mut t = mk_node(TermNode::ConstArray(a.sort, a.default.to_term()));

@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::logic::testing::Rng;
-use crate::logic::{eval, mk_add, mk_int, mk_var, Assignment, Term, Var};
+use crate::logic::{
+    eval, mk_add, mk_and, mk_implies, mk_int, mk_not, mk_or, mk_var, Assignment, Term, Var,
+};
 use crate::testing::rng::Rng as _;
 use std::collections::BTreeMap;
 
@@ -224,4 +226,40 @@ fn nested_array_values_print_as_solvers_write_them() {
         "(store ((as const (Array Int (Array Int Int))) ((as const (Array Int Int)) 0)) 1 \
          (store ((as const (Array Int Int)) 0) 2 (- 7)))"
     );
+}
+
+#[test]
+fn extensionality_is_needed_for_negative_array_equalities_and_array_indices() {
+    let (a, b) = (mk_var("a", int_array()), mk_var("b", int_array()));
+    let (p, x) = (mk_var("p", Sort::Bool), mk_var("x", Sort::Int));
+    let eq = mk_arr_eq(a.clone(), b.clone());
+    let positive = [
+        eq.clone(),
+        mk_and(vec![eq.clone(), p.clone()]),
+        mk_or(vec![mk_not(p.clone()), eq.clone()]),
+        mk_ite(p.clone(), eq.clone(), mk_not(p.clone())),
+        mk_not(mk_not(eq.clone())),
+        mk_not(mk_and(vec![mk_not(eq.clone()), p.clone()])),
+    ];
+    for f in &positive {
+        assert!(!needs_extensionality(f), "{}", crate::logic::SmtTerm(f));
+    }
+    let by_arrays = array_sort(int_array(), Sort::Int);
+    let c = mk_var("c", by_arrays);
+    let other = [
+        mk_not(eq.clone()),
+        mk_or(vec![mk_not(eq.clone()), p.clone()]),
+        mk_implies(eq.clone(), p.clone()),
+        mk_ite(eq.clone(), p.clone(), mk_not(p.clone())),
+        mk_eq(eq.clone(), p.clone()),
+        mk_eq(x.clone(), mk_ite(eq.clone(), mk_int(1), mk_int(2))),
+        // `c[a] != c[b]`: no array equality, but `a` and `b` must differ as functions
+        mk_not(mk_eq(
+            mk_select(c.clone(), a.clone()),
+            mk_select(c.clone(), b.clone()),
+        )),
+    ];
+    for f in &other {
+        assert!(needs_extensionality(f), "{}", crate::logic::SmtTerm(f));
+    }
 }

@@ -7,7 +7,10 @@ use super::process::{
     StderrTail, LAUNCHER,
 };
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
-use crate::logic::{free_vars, smt_symbol, Assignment, Rat, SmtTerm, Term, Value, Var};
+use crate::logic::{
+    eval_bool, free_vars, needs_extensionality, smt_symbol, Assignment, Rat, SmtTerm, Term, Value,
+    Var,
+};
 use rsmt2::errors::{Error as RError, ErrorKind as RKind};
 use rsmt2::{SmtConf, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -60,8 +63,25 @@ pub struct Smt {
     last_assumptions: Vec<Term>,
     /// SMTInterpol: the scope of the last `check_sat_assuming` is still open (struct doc).
     assume_scope: bool,
+    /// z3 over arrays: the live assertions that need extensionality, the
+    /// live assertions, their count and that of the first at each `push`, whether raw text
+    /// was asserted, and whether extensionality is on ([`Smt::tune_arrays`]).
+    ext_blockers: usize,
+    live: Vec<Term>,
+    ext_marks: Vec<(usize, usize)>,
+    raw_asserted: bool,
+    extensional: bool,
+    /// The `sat`s without extensionality whose models were checked ([`Smt::run_check`]).
+    weak_sats: usize,
     stats: SmtStats,
 }
+
+/// A session keeps extensionality off for at most this many checked models: each costs
+/// reading every variable's value, which adds up where z3 answers many small queries fast
+/// with the axiom (`slice_default_start.sol_2` of LIA-Arrays, 2,885 queries: 1.6 s to 3.4 s
+/// without this bound), while the queries the axiom slows down come in a Solidity file's
+/// first dozen (`array_struct_array_struct_storage_safe`).
+const WEAK_SATS: usize = 128;
 
 impl Smt {
     /// Starts a solver, registers it in `cfg.kill`, sets it up for its dialect
@@ -106,6 +126,12 @@ impl Smt {
             last_result: None,
             last_assumptions: vec![],
             assume_scope: false,
+            ext_blockers: 0,
+            live: vec![],
+            ext_marks: vec![],
+            raw_asserted: false,
+            extensional: true,
+            weak_sats: 0,
             stats: SmtStats::default(),
         };
         if let Some(mb) = cfg.memory_limit_mb {
@@ -245,6 +271,12 @@ impl Smt {
         if log::log_enabled!(log::Level::Trace) {
             log::trace!("[{}] > (assert {})", self.label, SmtTerm(t));
         }
+        if self.kind == SolverKind::Z3 && self.arrays {
+            if needs_extensionality(t) {
+                self.ext_blockers += 1;
+            }
+            self.live.push(t.clone());
+        }
         self.queue(format_args!("(assert {})\n", SmtTerm(t)))
     }
 
@@ -254,6 +286,7 @@ impl Smt {
         log::trace!("[{}] > (push 1)", self.label);
         self.queue(format_args!("(push 1)\n"))?;
         self.scopes.push(self.decl_log.len());
+        self.ext_marks.push((self.ext_blockers, self.live.len()));
         Ok(())
     }
 
@@ -266,6 +299,9 @@ impl Smt {
         };
         log::trace!("[{}] > (pop 1)", self.label);
         self.queue(format_args!("(pop 1)\n"))?;
+        let (blockers, live) = self.ext_marks.pop().unwrap_or_default();
+        self.ext_blockers = blockers;
+        self.live.truncate(live);
         for v in self.decl_log.drain(mark..) {
             self.declared.remove(&v);
         }
@@ -298,10 +334,48 @@ impl Smt {
         self.settle()?;
         log::trace!("[{}] > {cmd}", self.label);
         self.last_assumptions.clear();
+        self.run_check(&format!("{cmd}\n"))
+    }
+
+    /// Sends a check command and reads its answer; over arrays in z3, without
+    /// extensionality when [`Smt::tune_arrays`] allows, and then a `sat` counts only when the
+    /// model satisfies every live assertion and assumption as our evaluator reads them (z3's
+    /// array values need not agree with its own assertions off the indices it read):
+    /// otherwise the check is asked again with extensionality.
+    fn run_check(&mut self, text: &str) -> Result<SatResult, SmtError> {
+        self.tune_arrays()?;
+        let weak = !self.extensional;
         let start = Instant::now();
-        self.send_unlogged(&format!("{cmd}\n"))?;
+        self.send_unlogged(text)?;
+        let res = no_panic(|| side_parser(&mut self.solver).check_sat());
+        let r = self.finish_check(start, res)?;
+        if !weak || r != SatResult::Sat {
+            return Ok(r);
+        }
+        self.weak_sats += 1;
+        if self.weak_model_holds()? {
+            return Ok(r);
+        }
+        log::debug!(
+            "[{}] a model without extensionality fails: checking again",
+            self.label
+        );
+        self.queue(format_args!("(set-option :smt.array.extensional true)\n"))?;
+        self.extensional = true;
+        let start = Instant::now();
+        self.send_unlogged(text)?;
         let res = no_panic(|| side_parser(&mut self.solver).check_sat());
         self.finish_check(start, res)
+    }
+
+    /// After a `sat` without extensionality: whether the model's values of every declared
+    /// variable satisfy the live assertions and the assumptions.
+    fn weak_model_holds(&mut self) -> Result<bool, SmtError> {
+        let vars = self.decl_log.clone();
+        let vals = self.get_values(&vars)?;
+        let model: Assignment = vars.into_iter().zip(vals).collect();
+        let holds = |t: &Term| eval_bool(t, &model) == Ok(true);
+        Ok(self.live.iter().all(holds) && self.last_assumptions.iter().all(holds))
     }
 
     /// Checks the satisfiability of the assertions together with `lits`, which are Boolean
@@ -347,10 +421,7 @@ impl Smt {
             let _ = write!(text, "{sep}{}", SmtTerm(l));
         }
         text.push_str("))\n");
-        let start = Instant::now();
-        self.send_unlogged(&text)?;
-        let res = no_panic(|| side_parser(&mut self.solver).check_sat());
-        self.finish_check(start, res)
+        self.run_check(&text)
     }
 
     fn finish_check(
@@ -497,6 +568,11 @@ impl Smt {
     pub fn raw(&mut self, cmd: &str) -> Result<(), SmtError> {
         self.settle()?;
         let cmd = cmd.trim_end();
+        if self.arrays && cmd.contains("(assert") {
+            // text we do not read: extensionality stays on from here
+            self.raw_asserted = true;
+            self.tune_arrays()?;
+        }
         log::trace!("[{}] > {}", self.label, cmd);
         self.queue(format_args!("{cmd}\n"))
     }
@@ -506,11 +582,35 @@ impl Smt {
     /// (`get-model`, `get-interpolants`): it leaves an emulated assumption scope open.
     pub fn raw_query(&mut self, cmd: &str) -> Result<String, SmtError> {
         self.ready()?;
+        if self.arrays && cmd.contains("check-sat") {
+            // a check whose model we do not read: with extensionality
+            self.raw_asserted = true;
+            self.tune_arrays()?;
+        }
         let mut text = cmd.trim_end().to_string();
         text.push('\n');
         self.send(&text)?;
         let (text, _) = self.read_answer()?;
         Ok(text)
+    }
+
+    /// z3 over arrays: extensionality off while no live assertion needs it (see
+    /// [`crate::logic::needs_extensionality`]: the same answers, without the extensionality
+    /// lemmas that can cost z3 seconds), on otherwise.
+    fn tune_arrays(&mut self) -> Result<(), SmtError> {
+        if self.kind != SolverKind::Z3 || !self.arrays {
+            return Ok(());
+        }
+        let want = self.ext_blockers > 0 || self.raw_asserted || self.weak_sats >= WEAK_SATS;
+        if want != self.extensional {
+            log::trace!(
+                "[{}] > (set-option :smt.array.extensional {want})",
+                self.label
+            );
+            self.queue(format_args!("(set-option :smt.array.extensional {want})\n"))?;
+            self.extensional = want;
+        }
+        Ok(())
     }
 
     /// Writes a comment in the tee file, if any.

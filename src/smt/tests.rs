@@ -642,3 +642,77 @@ fn queued_commands_go_out_with_the_next_query() {
         assert_eq!(s.check_sat().unwrap(), SatResult::Sat, "{kind}");
     }
 }
+
+/// z3 without array extensionality answers `sat` to `a != b, b = store(a, i, v),
+/// v = a[i]`: the session turns extensionality off only while every live assertion's array
+/// equalities are positive, where both theories agree, and back on for a disequality.
+#[test]
+fn extensionality_is_off_only_while_array_equalities_are_positive() {
+    let Some(mut cfg) = config(SolverKind::Z3, "extensionality") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("chcsolve-ext-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    cfg.tee_dir = Some(dir.clone());
+    cfg.arrays = true;
+    let arr = array_sort(Sort::Int, Sort::Int);
+    let (a, b) = (mk_var("a", arr), mk_var("b", arr));
+    let (i, v) = (int("i"), int("v"));
+    let mut s = Smt::new(&cfg, "ext").unwrap();
+    // positive only: `b = store(a, i, v), b[i] != v` is unsat in both theories
+    s.assert(&mk_arr_eq(b.clone(), mk_store(a.clone(), t(&i), t(&v))))
+        .unwrap();
+    s.assert(&mk_eq(t(&v), mk_select(a.clone(), t(&i))))
+        .unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    s.push().unwrap();
+    s.assert(&mk_not(mk_arr_eq(a.clone(), b.clone()))).unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Unsat);
+    s.pop().unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Sat);
+    drop(s);
+    let text: String = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let switches: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(":smt.array.extensional"))
+        .collect();
+    assert_eq!(
+        switches,
+        [
+            "(set-option :smt.array.extensional false)",
+            "(set-option :smt.array.extensional true)",
+            "(set-option :smt.array.extensional false)"
+        ],
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `sat` without extensionality counts only when the model satisfies the assertions: a
+/// solver that answers `sat` with a model where `a = b` fails (two different constant
+/// arrays) is asked again with extensionality, and its second answer is the result.
+#[test]
+fn a_model_without_extensionality_is_checked() {
+    let body = r#"ext=on
+while read -r line; do
+  case "$line" in
+    *"get-info :name"*) echo '(:name "fake")';;
+    *"extensional false"*) ext=off;;
+    *"extensional true"*) ext=on;;
+    *check-sat*) if [ $ext = off ]; then echo sat; else echo unsat; fi;;
+    *get-value*) echo '((a ((as const (Array Int Int)) 0)) (b ((as const (Array Int Int)) 1)))';;
+  esac
+done"#;
+    let path = script("weak", body);
+    let mut cfg = SolverConfig::new(SolverKind::Z3, &path);
+    cfg.arrays = true;
+    let arr = array_sort(Sort::Int, Sort::Int);
+    let mut s = Smt::new(&cfg, "weak").unwrap();
+    s.assert(&mk_arr_eq(mk_var("a", arr), mk_var("b", arr)))
+        .unwrap();
+    assert_eq!(s.check_sat().unwrap(), SatResult::Unsat);
+    let _ = std::fs::remove_file(path);
+}
