@@ -274,8 +274,19 @@ pub fn mk_store(a: Term, i: Term, v: Term) -> Term {
     mk_node(TermNode::Store(a, i, v))
 }
 
-/// True when `t` may need the extensionality axiom of arrays: an array equality that is not
-/// positive (reached from the top through conjunctions, disjunctions and the branches of
+/// How a formula uses arrays, for solvers that can leave out extensionality ([`array_use`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayUse {
+    /// No term of an array sort.
+    NoArrays,
+    /// Arrays, but nothing that needs the extensionality axiom.
+    Weak,
+    /// Something that may need it.
+    Extensional,
+}
+
+/// How `t` uses arrays: [`ArrayUse::Extensional`] when it may need the extensionality axiom,
+/// that is an array equality that is not positive (reached from the top through conjunctions, disjunctions and the branches of
 /// Boolean `ite`s only, never under a negation, an `ite` condition, an `iff` or inside a
 /// non-Boolean term), or an array used as the index of a `select` or `store`.
 ///
@@ -288,26 +299,28 @@ pub fn mk_store(a: Term, i: Term, v: Term) -> Term {
 /// assertion needs it ([`crate::smt::Smt`]): z3 otherwise adds extensionality lemmas for
 /// every array equality its search sets false, which took it seconds on the equalities
 /// between a predicate's array arguments and their updates in Solidity's `storage` clauses.
-pub fn needs_extensionality(t: &Term) -> bool {
+pub fn array_use(t: &Term) -> ArrayUse {
     const POS: u8 = 1;
     const NEG: u8 = 2;
     const ANY: u8 = 3; // both polarities
     let mut seen: rustc_hash::FxHashSet<(u64, u8)> = Default::default();
     let mut stack = vec![(t, POS)];
+    let mut arrays = false;
     while let Some((t, pol)) = stack.pop() {
         if !seen.insert((t.uid(), pol)) {
             continue;
         }
         let boolean = t.sort() == Sort::Bool;
+        arrays |= t.sort().is_array();
         match t.get() {
             TermNode::ArrEq(a, b) => {
                 if pol != POS {
-                    return true;
+                    return ArrayUse::Extensional;
                 }
                 stack.extend([(a, ANY), (b, ANY)]);
             }
             TermNode::Select(_, i) | TermNode::Store(_, i, _) if i.sort().is_array() => {
-                return true;
+                return ArrayUse::Extensional;
             }
             TermNode::Not(x) => {
                 let flipped = match pol {
@@ -324,7 +337,11 @@ pub fn needs_extensionality(t: &Term) -> bool {
             _ => stack.extend(t.children().into_iter().map(|x| (x, ANY))),
         }
     }
-    false
+    if arrays {
+        ArrayUse::Weak
+    } else {
+        ArrayUse::NoArrays
+    }
 }
 
 /// The canonical term of a ground array value (stores in index order, no default stores).

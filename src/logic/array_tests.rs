@@ -242,7 +242,7 @@ fn extensionality_is_needed_for_negative_array_equalities_and_array_indices() {
         mk_not(mk_and(vec![mk_not(eq.clone()), p.clone()])),
     ];
     for f in &positive {
-        assert!(!needs_extensionality(f), "{}", crate::logic::SmtTerm(f));
+        assert_eq!(array_use(f), ArrayUse::Weak, "{}", crate::logic::SmtTerm(f));
     }
     let by_arrays = array_sort(int_array(), Sort::Int);
     let c = mk_var("c", by_arrays);
@@ -260,6 +260,13 @@ fn extensionality_is_needed_for_negative_array_equalities_and_array_indices() {
         )),
     ];
     for f in &other {
-        assert!(needs_extensionality(f), "{}", crate::logic::SmtTerm(f));
+        assert_eq!(
+            array_use(f),
+            ArrayUse::Extensional,
+            "{}",
+            crate::logic::SmtTerm(f)
+        );
     }
+    let no_arrays = mk_or(vec![mk_not(p.clone()), mk_eq(x.clone(), mk_int(3))]);
+    assert_eq!(array_use(&no_arrays), ArrayUse::NoArrays);
 }

@@ -19,8 +19,8 @@ mod term;
 
 pub use arith::*;
 pub use array::{
-    array_sort, array_value, mk_arr_eq, mk_const_array, mk_select, mk_store, needs_extensionality,
-    try_array_sort, ArrSort, ArrayValue,
+    array_sort, array_use, array_value, mk_arr_eq, mk_const_array, mk_select, mk_store,
+    try_array_sort, ArrSort, ArrayUse, ArrayValue,
 };
 pub use defs::{definition, definitions, mk_exists_elim};
 pub use eval::{eval, eval_bool, eval_int, Assignment};

@@ -8,8 +8,8 @@ use super::process::{
 };
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
 use crate::logic::{
-    eval_bool, free_vars, needs_extensionality, smt_symbol, Assignment, Rat, SmtTerm, Term, Value,
-    Var,
+    array_use, eval_bool, free_vars, mk_and, smt_symbol, ArrayUse, Assignment, Rat, SmtTerm, Term,
+    Value, Var,
 };
 use rsmt2::errors::{Error as RError, ErrorKind as RKind};
 use rsmt2::{SmtConf, Solver};
@@ -63,8 +63,8 @@ pub struct Smt {
     last_assumptions: Vec<Term>,
     /// SMTInterpol: the scope of the last `check_sat_assuming` is still open (struct doc).
     assume_scope: bool,
-    /// z3 over arrays: the live assertions that need extensionality, the
-    /// live assertions, their count and that of the first at each `push`, whether raw text
+    /// z3 over arrays: the live assertions that need extensionality, the live assertions
+    /// over arrays that do not, their count and that of the first at each `push`, whether raw text
     /// was asserted, and whether extensionality is on ([`Smt::tune_arrays`]).
     ext_blockers: usize,
     live: Vec<Term>,
@@ -272,10 +272,11 @@ impl Smt {
             log::trace!("[{}] > (assert {})", self.label, SmtTerm(t));
         }
         if self.kind == SolverKind::Z3 && self.arrays {
-            if needs_extensionality(t) {
-                self.ext_blockers += 1;
+            match array_use(t) {
+                ArrayUse::NoArrays => {} // z3's model satisfies it as we read it
+                ArrayUse::Weak => self.live.push(t.clone()),
+                ArrayUse::Extensional => self.ext_blockers += 1,
             }
-            self.live.push(t.clone());
         }
         self.queue(format_args!("(assert {})\n", SmtTerm(t)))
     }
@@ -368,14 +369,17 @@ impl Smt {
         self.finish_check(start, res)
     }
 
-    /// After a `sat` without extensionality: whether the model's values of every declared
-    /// variable satisfy the live assertions and the assumptions.
+    /// After a `sat` without extensionality: whether the model satisfies the live assertions
+    /// over arrays, read with the values of their variables. (The others, and the
+    /// assumptions, mention no array: z3's model satisfies them as we read them.)
     fn weak_model_holds(&mut self) -> Result<bool, SmtError> {
-        let vars = self.decl_log.clone();
+        if self.live.is_empty() {
+            return Ok(true);
+        }
+        let vars: Vec<Var> = free_vars(&mk_and(self.live.clone())).into_iter().collect();
         let vals = self.get_values(&vars)?;
         let model: Assignment = vars.into_iter().zip(vals).collect();
-        let holds = |t: &Term| eval_bool(t, &model) == Ok(true);
-        Ok(self.live.iter().all(holds) && self.last_assumptions.iter().all(holds))
+        Ok(self.live.iter().all(|t| eval_bool(t, &model) == Ok(true)))
     }
 
     /// Checks the satisfiability of the assertions together with `lits`, which are Boolean
@@ -595,7 +599,7 @@ impl Smt {
     }
 
     /// z3 over arrays: extensionality off while no live assertion needs it (see
-    /// [`crate::logic::needs_extensionality`]: the same answers, without the extensionality
+    /// [`crate::logic::array_use`]: the same answers, without the extensionality
     /// lemmas that can cost z3 seconds), on otherwise.
     fn tune_arrays(&mut self) -> Result<(), SmtError> {
         if self.kind != SolverKind::Z3 || !self.arrays {
