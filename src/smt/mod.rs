@@ -17,6 +17,7 @@
 //!   fed byte by byte from the solver's output, so it never reads past the answer.
 
 mod array_value;
+mod extensionality;
 mod interp_stats;
 mod kill;
 mod parse;

@@ -1,5 +1,6 @@
 //! One solver process: [`Smt`].
 
+use super::extensionality::Extensionality;
 use super::kill::{is_alive, sigkill, Deadline};
 use super::parse::{no_panic, side_parser, term_lit, AnswerParser, Lit, Sexp};
 use super::process::{
@@ -7,10 +8,7 @@ use super::process::{
     StderrTail, LAUNCHER,
 };
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
-use crate::logic::{
-    array_use, eval_bool, free_vars, mk_and, smt_symbol, ArrayUse, Assignment, Rat, SmtTerm, Term,
-    Value, Var,
-};
+use crate::logic::{free_vars, smt_symbol, Assignment, Rat, SmtTerm, Term, Value, Var};
 use rsmt2::errors::{Error as RError, ErrorKind as RKind};
 use rsmt2::{SmtConf, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -63,25 +61,10 @@ pub struct Smt {
     last_assumptions: Vec<Term>,
     /// SMTInterpol: the scope of the last `check_sat_assuming` is still open (struct doc).
     assume_scope: bool,
-    /// z3 over arrays: the live assertions that need extensionality, the live assertions
-    /// over arrays that do not, their count and that of the first at each `push`, whether raw text
-    /// was asserted, and whether extensionality is on ([`Smt::tune_arrays`]).
-    ext_blockers: usize,
-    live: Vec<Term>,
-    ext_marks: Vec<(usize, usize)>,
-    raw_asserted: bool,
-    extensional: bool,
-    /// The `sat`s without extensionality whose models were checked ([`Smt::run_check`]).
-    weak_sats: usize,
+    /// z3 over arrays: whether the next check may leave out extensionality.
+    ext: Extensionality,
     stats: SmtStats,
 }
-
-/// A session keeps extensionality off for at most this many checked models: each costs
-/// reading every variable's value, which adds up where z3 answers many small queries fast
-/// with the axiom (`slice_default_start.sol_2` of LIA-Arrays, 2,885 queries: 1.6 s to 3.4 s
-/// without this bound), while the queries the axiom slows down come in a Solidity file's
-/// first dozen (`array_struct_array_struct_storage_safe`).
-const WEAK_SATS: usize = 128;
 
 impl Smt {
     /// Starts a solver, registers it in `cfg.kill`, sets it up for its dialect
@@ -126,12 +109,7 @@ impl Smt {
             last_result: None,
             last_assumptions: vec![],
             assume_scope: false,
-            ext_blockers: 0,
-            live: vec![],
-            ext_marks: vec![],
-            raw_asserted: false,
-            extensional: true,
-            weak_sats: 0,
+            ext: Extensionality::new(cfg.kind == SolverKind::Z3 && cfg.arrays),
             stats: SmtStats::default(),
         };
         if let Some(mb) = cfg.memory_limit_mb {
@@ -271,13 +249,7 @@ impl Smt {
         if log::log_enabled!(log::Level::Trace) {
             log::trace!("[{}] > (assert {})", self.label, SmtTerm(t));
         }
-        if self.kind == SolverKind::Z3 && self.arrays {
-            match array_use(t) {
-                ArrayUse::NoArrays => {} // z3's model satisfies it as we read it
-                ArrayUse::Weak => self.live.push(t.clone()),
-                ArrayUse::Extensional => self.ext_blockers += 1,
-            }
-        }
+        self.ext.assert(t);
         self.queue(format_args!("(assert {})\n", SmtTerm(t)))
     }
 
@@ -287,7 +259,7 @@ impl Smt {
         log::trace!("[{}] > (push 1)", self.label);
         self.queue(format_args!("(push 1)\n"))?;
         self.scopes.push(self.decl_log.len());
-        self.ext_marks.push((self.ext_blockers, self.live.len()));
+        self.ext.push();
         Ok(())
     }
 
@@ -300,9 +272,7 @@ impl Smt {
         };
         log::trace!("[{}] > (pop 1)", self.label);
         self.queue(format_args!("(pop 1)\n"))?;
-        let (blockers, live) = self.ext_marks.pop().unwrap_or_default();
-        self.ext_blockers = blockers;
-        self.live.truncate(live);
+        self.ext.pop();
         for v in self.decl_log.drain(mark..) {
             self.declared.remove(&v);
         }
@@ -339,13 +309,13 @@ impl Smt {
     }
 
     /// Sends a check command and reads its answer; over arrays in z3, without
-    /// extensionality when [`Smt::tune_arrays`] allows, and then a `sat` counts only when the
-    /// model satisfies every live assertion and assumption as our evaluator reads them (z3's
+    /// extensionality when [`Extensionality`] allows, and then a `sat` counts only when the
+    /// model satisfies the live assertions over arrays as our evaluator reads them (z3's
     /// array values need not agree with its own assertions off the indices it read):
     /// otherwise the check is asked again with extensionality.
     fn run_check(&mut self, text: &str) -> Result<SatResult, SmtError> {
         self.tune_arrays()?;
-        let weak = !self.extensional;
+        let weak = !self.ext.on;
         let start = Instant::now();
         self.send_unlogged(text)?;
         let res = no_panic(|| side_parser(&mut self.solver).check_sat());
@@ -353,8 +323,9 @@ impl Smt {
         if !weak || r != SatResult::Sat {
             return Ok(r);
         }
-        self.weak_sats += 1;
-        if self.weak_model_holds()? {
+        let vars = self.ext.model_vars();
+        let vals = self.get_values(&vars)?;
+        if self.ext.holds(&vars.into_iter().zip(vals).collect()) {
             return Ok(r);
         }
         log::debug!(
@@ -362,24 +333,11 @@ impl Smt {
             self.label
         );
         self.queue(format_args!("(set-option :smt.array.extensional true)\n"))?;
-        self.extensional = true;
+        self.ext.on = true;
         let start = Instant::now();
         self.send_unlogged(text)?;
         let res = no_panic(|| side_parser(&mut self.solver).check_sat());
         self.finish_check(start, res)
-    }
-
-    /// After a `sat` without extensionality: whether the model satisfies the live assertions
-    /// over arrays, read with the values of their variables. (The others, and the
-    /// assumptions, mention no array: z3's model satisfies them as we read them.)
-    fn weak_model_holds(&mut self) -> Result<bool, SmtError> {
-        if self.live.is_empty() {
-            return Ok(true);
-        }
-        let vars: Vec<Var> = free_vars(&mk_and(self.live.clone())).into_iter().collect();
-        let vals = self.get_values(&vars)?;
-        let model: Assignment = vars.into_iter().zip(vals).collect();
-        Ok(self.live.iter().all(|t| eval_bool(t, &model) == Ok(true)))
     }
 
     /// Checks the satisfiability of the assertions together with `lits`, which are Boolean
@@ -572,9 +530,9 @@ impl Smt {
     pub fn raw(&mut self, cmd: &str) -> Result<(), SmtError> {
         self.settle()?;
         let cmd = cmd.trim_end();
-        if self.arrays && cmd.contains("(assert") {
+        if cmd.contains("(assert") {
             // text we do not read: extensionality stays on from here
-            self.raw_asserted = true;
+            self.ext.raw();
             self.tune_arrays()?;
         }
         log::trace!("[{}] > {}", self.label, cmd);
@@ -586,9 +544,9 @@ impl Smt {
     /// (`get-model`, `get-interpolants`): it leaves an emulated assumption scope open.
     pub fn raw_query(&mut self, cmd: &str) -> Result<String, SmtError> {
         self.ready()?;
-        if self.arrays && cmd.contains("check-sat") {
+        if cmd.contains("check-sat") {
             // a check whose model we do not read: with extensionality
-            self.raw_asserted = true;
+            self.ext.raw();
             self.tune_arrays()?;
         }
         let mut text = cmd.trim_end().to_string();
@@ -602,17 +560,13 @@ impl Smt {
     /// [`crate::logic::array_use`]: the same answers, without the extensionality
     /// lemmas that can cost z3 seconds), on otherwise.
     fn tune_arrays(&mut self) -> Result<(), SmtError> {
-        if self.kind != SolverKind::Z3 || !self.arrays {
-            return Ok(());
-        }
-        let want = self.ext_blockers > 0 || self.raw_asserted || self.weak_sats >= WEAK_SATS;
-        if want != self.extensional {
+        if let Some(on) = self.ext.change() {
             log::trace!(
-                "[{}] > (set-option :smt.array.extensional {want})",
+                "[{}] > (set-option :smt.array.extensional {on})",
                 self.label
             );
-            self.queue(format_args!("(set-option :smt.array.extensional {want})\n"))?;
-            self.extensional = want;
+            self.queue(format_args!("(set-option :smt.array.extensional {on})\n"))?;
+            self.ext.on = on;
         }
         Ok(())
     }
