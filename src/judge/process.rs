@@ -110,11 +110,9 @@ impl Process {
                         cancelled.recv_timeout(wait)
                     {
                         fired.store(true, Ordering::SeqCst);
-                        // SAFETY: kill(2) on our own child, not yet reaped (the Process
-                        // owns it and waits for it only after this thread is cancelled).
-                        unsafe {
-                            libc::kill(pid, libc::SIGKILL);
-                        }
+                        // our own child, not yet reaped (the Process owns it and waits
+                        // for it only after this thread is cancelled), with its descendants
+                        crate::smt::sigkill(pid);
                     }
                 })
                 .map_err(|e| Stop::Died(format!("cannot start a deadline thread: {e}")))?;
@@ -200,7 +198,8 @@ impl Drop for Process {
         if let Some(w) = self.watchdog.take() {
             let _ = w.join();
         }
-        let _ = self.child.kill();
+        // with its descendants: a solver script may run the solver as its child
+        crate::smt::sigkill(self.child.id() as i32);
         let _ = self.child.wait();
     }
 }

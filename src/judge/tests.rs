@@ -339,3 +339,92 @@ fn arrays() {
     assert!(matches!(m("(= (select a 5) 7)"), Judgment::Rejected(_)));
     assert!(matches!(m("true"), Judgment::Rejected(_)));
 }
+
+/// The judge's solver named by a script that runs it as a child (which writes its PID to a
+/// file, then becomes z3): when the judge's deadline passes, that child dies with the
+/// script.
+#[test]
+fn a_judge_solver_run_by_a_script_dies_at_the_deadline() {
+    use std::os::unix::fs::PermissionsExt;
+    let JudgeSolver::Z3(real) = &z3()[0] else {
+        unreachable!()
+    };
+    let dir = std::env::temp_dir();
+    let id = std::process::id();
+    let pidfile = dir.join(format!("chcsolve-judge-wrapped-{id}.pid"));
+    let path = dir.join(format!("chcsolve-judge-wrapper-{id}.sh"));
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nsh -c 'echo $$ > {}; exec {} \"$@\"' sh \"$@\"\n",
+            pidfile.display(),
+            real.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let mut p = process::Process::start(&JudgeSolver::Z3(path.clone()), Some(deadline)).unwrap();
+    // the pigeonhole problem for 13 pigeons: minutes for z3
+    let n = 13;
+    let mut q = String::new();
+    for i in 0..=n {
+        for j in 0..n {
+            q.push_str(&format!("(declare-const p{i}_{j} Bool)\n"));
+        }
+        let any: Vec<String> = (0..n).map(|j| format!("p{i}_{j}")).collect();
+        q.push_str(&format!("(assert (or {}))\n", any.join(" ")));
+    }
+    for j in 0..n {
+        for i in 0..=n {
+            for k in i + 1..=n {
+                q.push_str(&format!("(assert (or (not p{i}_{j}) (not p{k}_{j})))\n"));
+            }
+        }
+    }
+    q.push_str("(check-sat)\n");
+    p.send(&q).unwrap();
+    // written by the script's child as it starts
+    let start = Instant::now();
+    let z3: i32 = loop {
+        match std::fs::read_to_string(&pidfile).map(|t| t.trim().parse()) {
+            Ok(Ok(pid)) => break pid,
+            _ if start.elapsed() < Duration::from_secs(10) => {
+                std::thread::sleep(Duration::from_millis(5))
+            }
+            r => panic!("no PID from the script: {r:?}"),
+        }
+    };
+    // without the fix, the answer waits for z3 (minutes): this ends it
+    let fired = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let f = fired.clone();
+    let (cancel, cancelled) = std::sync::mpsc::channel::<()>();
+    let dog = std::thread::spawn(move || {
+        let waited = cancelled.recv_timeout(Duration::from_secs(10));
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = waited {
+            f.store(true, std::sync::atomic::Ordering::SeqCst);
+            crate::smt::sigkill(z3);
+        }
+    });
+    assert!(matches!(p.answer(), Err(Stop::Timeout)));
+    drop(cancel);
+    dog.join().unwrap();
+    let waited = fired.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        !waited,
+        "the answer waited until the script's z3 was killed by hand"
+    );
+    drop(p);
+    let start = Instant::now();
+    while crate::smt::is_alive(z3) && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let alive = crate::smt::is_alive(z3);
+    crate::smt::sigkill(z3);
+    let _ = std::fs::remove_file(&pidfile);
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        !alive,
+        "the script's z3 (pid {z3}) runs on after the deadline"
+    );
+}

@@ -140,19 +140,56 @@ impl fmt::Debug for KillSwitch {
     }
 }
 
-/// Sends SIGKILL to `pid` (ignored for non-positive PIDs); a stopped process dies too.
-pub(super) fn sigkill(pid: i32) {
+/// Sends SIGKILL to `pid` and its descendants (ignored for non-positive PIDs); a stopped
+/// process dies too.
+pub(crate) fn sigkill(pid: i32) {
     signal(pid, libc::SIGKILL);
 }
 
-/// Sends `sig` to `pid` (ignored for non-positive PIDs).
+/// Sends `sig` to `pid` and to every descendant it has now (ignored for non-positive PIDs).
+/// A solver named by the user may be a script that runs the solver as its child instead of
+/// `exec`ing it (a module loader, a logging wrapper): the signal must reach that child too,
+/// or it runs on after the script is killed, to the end of its query or longer.
 fn signal(pid: i32, sig: libc::c_int) {
-    if pid > 0 {
+    if pid <= 0 {
+        return;
+    }
+    // the whole tree first: once the parent dies, its children are re-parented
+    let family = descendants(pid);
+    for p in std::iter::once(pid).chain(family) {
         // SAFETY: kill(2) has no memory-safety preconditions.
         unsafe {
-            libc::kill(pid, sig);
+            libc::kill(p, sig);
         }
     }
+}
+
+/// The PIDs of the descendants of `pid`, from `/proc/PID/task/TID/children` (the children
+/// each of its threads started); empty when the kernel does not provide that file.
+pub(super) fn descendants(pid: i32) -> Vec<i32> {
+    let mut out = vec![];
+    let mut todo = vec![pid];
+    while let Some(p) = todo.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
+            continue;
+        };
+        for t in tasks.flatten() {
+            let Ok(text) = std::fs::read_to_string(t.path().join("children")) else {
+                continue;
+            };
+            for c in text
+                .split_whitespace()
+                .filter_map(|c| c.parse::<i32>().ok())
+            {
+                // a cycle cannot happen, but a bound keeps a broken /proc from looping
+                if c > 0 && !out.contains(&c) && out.len() < 4096 {
+                    out.push(c);
+                    todo.push(c);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `f` of the fields of `/proc/PID/stat` after the command name (the state letter, the
@@ -182,7 +219,7 @@ pub(crate) fn niceness(pid: i32) -> Option<i32> {
 }
 
 /// True when the process exists and is not a zombie.
-pub(super) fn is_alive(pid: i32) -> bool {
+pub(crate) fn is_alive(pid: i32) -> bool {
     matches!(proc_stat(pid), Some((state, _)) if state != 'Z' && state != 'X')
 }
 

@@ -31,7 +31,10 @@ mod tests;
 
 pub use interp_stats::{BackendStats, InterpStats};
 #[cfg(test)]
+pub(crate) use kill::is_alive;
+#[cfg(test)]
 pub(crate) use kill::niceness;
+pub(crate) use kill::sigkill;
 pub use kill::{kill_all_children, shut_down, shutting_down, Deadline, KillSwitch};
 #[doc(hidden)]
 pub use parse::fuzz_answer_readers;
@@ -301,7 +304,7 @@ pub fn solver_version(kind: SolverKind, path: &Path) -> Option<String> {
     let start = std::time::Instant::now();
     while child.try_wait().ok()?.is_none() {
         if start.elapsed() > std::time::Duration::from_secs(5) {
-            let _ = child.kill();
+            sigkill(child.id() as i32);
             let _ = child.wait();
             return None;
         }

@@ -716,3 +716,65 @@ done"#;
     assert_eq!(s.check_sat().unwrap(), SatResult::Unsat);
     let _ = std::fs::remove_file(path);
 }
+
+/// A solver named by a script that runs it as a child instead of `exec`ing it (the child
+/// writes its PID to a file, then becomes z3): the kill switch kills that child with the
+/// script, so no z3 runs on with a query nobody waits for.
+#[test]
+fn a_solver_run_by_a_script_dies_with_the_script() {
+    let Some(cfg) = config(
+        SolverKind::Z3,
+        "a_solver_run_by_a_script_dies_with_the_script",
+    ) else {
+        return;
+    };
+    let pidfile = std::env::temp_dir().join(format!("chcsolve-wrapped-{}.pid", std::process::id()));
+    let path = script(
+        "wrapper",
+        &format!(
+            "sh -c 'echo $$ > {}; exec {} \"$@\"' sh \"$@\"",
+            pidfile.display(),
+            cfg.path.display()
+        ),
+    );
+    let wrapped = SolverConfig::new(SolverKind::Z3, &path);
+    let mut s = Smt::new(&wrapped, "wrapped").unwrap();
+    let z3: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(kill::descendants(s.pid()).contains(&z3));
+    pigeonhole(&mut s, 13);
+    let switch = wrapped.kill.clone();
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        switch.kill_all();
+    });
+    // without the fix, the query waits for z3's answer (minutes): this ends it
+    let fired = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let f = fired.clone();
+    let dog = watchdog(10, move || {
+        f.store(true, std::sync::atomic::Ordering::SeqCst);
+        kill::sigkill(z3)
+    });
+    assert_eq!(s.check_sat(), Err(SmtError::Killed));
+    killer.join().unwrap();
+    drop(s);
+    // SIGKILL is delivered at once; the re-parented child may stay a zombie a moment
+    let start = Instant::now();
+    while kill::is_alive(z3) && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let alive = kill::is_alive(z3);
+    kill::sigkill(z3);
+    drop(dog);
+    let _ = std::fs::remove_file(&pidfile);
+    let _ = std::fs::remove_file(&path);
+    assert!(!alive, "the script's z3 (pid {z3}) runs on after the kill");
+    let waited = fired.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        !waited,
+        "the query waited until the script's z3 was killed by hand"
+    );
+}
