@@ -200,3 +200,43 @@ fn datatype_models_and_derivations_pass_the_checker() {
     assert_ne!(bad, out, "{out}");
     assert!(check_witness(&file, &bad).starts_with("FAILED"), "{bad}");
 }
+
+/// A derivation step whose fact holds a `lambda` (the value of an array indexed by a
+/// record that no store chain writes, as chcsolve prints it) is checked by binding the
+/// clause's argument variables to the values: z3 answers `unknown` on the equation of a
+/// variable with a `lambda`. A step that is no instance is still rejected.
+#[test]
+fn a_derivation_with_a_lambda_value_is_checked() {
+    let dir = std::env::temp_dir().join(format!("chcsolve-lambda-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.smt2");
+    std::fs::write(
+        &file,
+        "(set-logic HORN)
+(declare-datatypes ((R 0)) (((mk (fa (Array Int Int)) (fb Int)))))
+(declare-datatypes ((W 0)) (((w (wa (Array R Int))))))
+(declare-fun P (W Int) Bool)
+(assert (forall ((a W) (n Int)) (=> (= n 0) (P a n))))
+(assert (forall ((a W) (n Int))
+  (=> (and (P a n) (= n 0) (= (select (wa a) (mk ((as const (Array Int Int)) 0) 7)) 2)) false)))
+(check-sat)
+",
+    )
+    .unwrap();
+    // `a` maps a record to 2 when its array is all zeros, to 1 otherwise
+    let derivation = |at_zero: u32| {
+        format!(
+            "unsat\n0:\ttrue\n1:\t(P (w (lambda ((r! R)) (select (select (store \
+             ((as const (Array (Array Int Int) (Array Int Int))) ((as const (Array Int Int)) 1)) \
+             ((as const (Array Int Int)) 0) ((as const (Array Int Int)) {at_zero})) (fa r!)) \
+             (fb r!)))) 0) ->  0\n\n2:\tfalse ->  1\n"
+        )
+    };
+    assert_eq!(check_witness(&file, &derivation(2)), "ok (unsat)");
+    let wrong = check_witness(&file, &derivation(3));
+    assert!(
+        wrong.starts_with("FAILED") && wrong.contains("step 2"),
+        "{wrong}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
