@@ -240,3 +240,32 @@ fn a_derivation_with_a_lambda_value_is_checked() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `let` around a clause's structure binding a bit-vector term whose first argument is a
+/// literal (`(bvmul #xff x)`, as Solidity's SMTChecker writes a negation) becomes a
+/// variable of the literal's sort.
+#[test]
+fn a_let_bound_bitvector_term_over_a_literal_has_its_sort() {
+    let dir = std::env::temp_dir().join(format!("chcsolve-bvlet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.smt2");
+    std::fs::write(
+        &file,
+        "(set-logic HORN)
+(declare-fun P ((_ BitVec 8)) Bool)
+(assert (forall ((x (_ BitVec 8))) (=> (= x #x01) (P x))))
+(assert (forall ((x (_ BitVec 8)))
+  (let ((a!1 (bvmul #xff x))) (=> (and (P x) (= a!1 #xff)) false))))
+(check-sat)
+",
+    )
+    .unwrap();
+    let derivation = |x: &str| format!("unsat\n0:\ttrue\n1:\t(P {x}) ->  0\n\n2:\tfalse ->  1\n");
+    assert_eq!(check_witness(&file, &derivation("#x01")), "ok (unsat)");
+    let wrong = check_witness(&file, &derivation("#x02"));
+    assert!(
+        wrong.starts_with("FAILED") && wrong.contains("step 1"),
+        "{wrong}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -138,6 +138,46 @@ fn arrays_compared_as_wholes_stay_quantified() {
     assert_eq!(qe.stats.kept_arrays, 1, "{:?}", qe.stats);
 }
 
+/// A Boolean quantified beside arrays that stay quantified is split into its two cases, so
+/// that only arrays stay quantified; the result is equivalent.
+#[test]
+fn booleans_beside_kept_arrays_are_split_into_cases() {
+    let (a, b) = (arr("a"), arr("b"));
+    let (f, x) = (mk_var("f", Sort::Bool), iv("x"));
+    let cfg = z3();
+    let mut qe = Qe::new(cfg.clone(), Some(cfg), None);
+    // exists a b f. a != b /\ a[0] = b[0] /\ (f => x >= 1) /\ (not f => x <= -1)
+    let body = mk_and(vec![
+        mk_not(mk_eq(a.clone(), b.clone())),
+        mk_eq(
+            mk_select(a.clone(), mk_int(0)),
+            mk_select(b.clone(), mk_int(0)),
+        ),
+        mk_implies(f.clone(), mk_le(mk_int(1), x.clone())),
+        mk_implies(mk_not(f.clone()), mk_le(x.clone(), mk_int(-1))),
+    ]);
+    let q = mk_exists(vec![var(&a), var(&b), var(&f)], body);
+    let got = qe.eliminate(&q).unwrap();
+    // every quantifier left binds arrays only
+    let mut only_arrays = true;
+    let mut seen = vec![got.clone()];
+    while let Some(t) = seen.pop() {
+        if let TermNode::Exists(vs, _) = t.get() {
+            only_arrays &= vs.iter().all(|v| v.sort.is_array());
+        }
+        let mut kids = vec![];
+        t.push_children_rev(&mut kids);
+        seen.extend(kids.into_iter().cloned());
+    }
+    assert!(only_arrays, "{got}");
+    let mut z3s = Smt::new(&z3(), "qe-array-test").unwrap();
+    assert!(equivalent(&mut z3s, &got, &q), "{got}");
+    assert!(
+        equivalent(&mut z3s, &got, &mk_not(mk_eq(x.clone(), mk_int(0)))),
+        "{got}"
+    );
+}
+
 /// Random conjunctions of store equations and reads of `a`, eliminated; then for sampled
 /// values of the free variables (`x`, `y`, `z`, and `c` an array with stores at 0..2), the
 /// result (evaluated exactly) is true iff `phi` with those values has a solution for `a`

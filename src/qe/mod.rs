@@ -67,6 +67,10 @@ pub struct Qe {
     pub stats: QeStats,
 }
 
+/// The most Boolean variables split into cases (`2^n` copies of the body) beside arrays that
+/// stay quantified.
+const MAX_BOOL_SPLIT: usize = 4;
+
 impl Qe {
     /// `smt` gives the models of the MBP loop; `z3`, when given, is the fallback; nothing
     /// runs past `deadline`.
@@ -208,6 +212,34 @@ impl Qe {
             if let Some(e) = crate::logic::array_elim::eliminate(vars, body) {
                 self.stats.array_rewrites += 1;
                 return self.exists(&e.vars, &e.body);
+            }
+        }
+        if vars.iter().any(|v| v.sort.is_array()) {
+            let bools: Vec<&Var> = vars.iter().filter(|v| v.sort == Sort::Bool).collect();
+            if !bools.is_empty() && bools.len() <= MAX_BOOL_SPLIT {
+                // `exists b. f` is `f[true/b] \/ f[false/b]`: exact, and what stays quantified
+                // is arrays only, which a model may keep (CHC-COMP's validators read it)
+                let mut cases = vec![body.clone()];
+                for b in bools {
+                    let (b, mut next) = ((*b).clone(), vec![]);
+                    for f in &cases {
+                        for v in [mk_true(), mk_false()] {
+                            let map: FxHashMap<Var, Term> = [(b.clone(), v)].into_iter().collect();
+                            next.push(subst(f, &map));
+                        }
+                    }
+                    cases = next;
+                }
+                let rest: Vec<Var> = vars
+                    .iter()
+                    .filter(|v| v.sort != Sort::Bool)
+                    .cloned()
+                    .collect();
+                let mut out = vec![];
+                for f in &cases {
+                    out.push(self.exists(&rest, f)?);
+                }
+                return Ok(mk_or(out));
             }
         }
         self.stats.quantifiers += 1;
