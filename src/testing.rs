@@ -152,6 +152,60 @@ pub fn z3_unsat(cfg: &SolverConfig, q: &Term) -> bool {
     s.check_sat().unwrap() == SatResult::Unsat
 }
 
+/// A solver script that runs `real` as its child instead of `exec`ing it (as a module
+/// loader or a logging wrapper may): the child writes its PID to the returned file, then
+/// becomes `real`. Returns the script and the PID file, named after `tag` and this process.
+#[cfg(test)]
+pub fn wrapped_solver(
+    real: &std::path::Path,
+    tag: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir();
+    let id = std::process::id();
+    let pidfile = dir.join(format!("chcsolve-{tag}-{id}.pid"));
+    let path = dir.join(format!("chcsolve-{tag}-{id}.sh"));
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nsh -c 'echo $$ > {}; exec {} \"$@\"' sh \"$@\"\n",
+            pidfile.display(),
+            real.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (path, pidfile)
+}
+
+/// The PID the child of [`wrapped_solver`] wrote (waiting up to 10 s for it to start).
+#[cfg(test)]
+pub fn wrapped_pid(pidfile: &std::path::Path) -> i32 {
+    let start = std::time::Instant::now();
+    loop {
+        match std::fs::read_to_string(pidfile).map(|t| t.trim().parse()) {
+            Ok(Ok(pid)) => return pid,
+            _ if start.elapsed() < std::time::Duration::from_secs(10) => {
+                std::thread::sleep(std::time::Duration::from_millis(5))
+            }
+            r => panic!("no PID from the script: {r:?}"),
+        }
+    }
+}
+
+/// Is the process `pid` gone (dead or a zombie) within 5 s? It is killed either way, so
+/// that a failing test leaves nothing running.
+#[cfg(test)]
+pub fn gone_soon(pid: i32) -> bool {
+    let start = std::time::Instant::now();
+    while crate::smt::is_alive(pid) && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let gone = !crate::smt::is_alive(pid);
+    crate::smt::sigkill(pid);
+    gone
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -345,24 +345,10 @@ fn arrays() {
 /// script.
 #[test]
 fn a_judge_solver_run_by_a_script_dies_at_the_deadline() {
-    use std::os::unix::fs::PermissionsExt;
     let JudgeSolver::Z3(real) = &z3()[0] else {
         unreachable!()
     };
-    let dir = std::env::temp_dir();
-    let id = std::process::id();
-    let pidfile = dir.join(format!("chcsolve-judge-wrapped-{id}.pid"));
-    let path = dir.join(format!("chcsolve-judge-wrapper-{id}.sh"));
-    std::fs::write(
-        &path,
-        format!(
-            "#!/bin/sh\nsh -c 'echo $$ > {}; exec {} \"$@\"' sh \"$@\"\n",
-            pidfile.display(),
-            real.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (path, pidfile) = crate::testing::wrapped_solver(real, "judge-wrapped");
     let deadline = Instant::now() + Duration::from_millis(500);
     let mut p = process::Process::start(&JudgeSolver::Z3(path.clone()), Some(deadline)).unwrap();
     // the pigeonhole problem for 13 pigeons: minutes for z3
@@ -384,17 +370,7 @@ fn a_judge_solver_run_by_a_script_dies_at_the_deadline() {
     }
     q.push_str("(check-sat)\n");
     p.send(&q).unwrap();
-    // written by the script's child as it starts
-    let start = Instant::now();
-    let z3: i32 = loop {
-        match std::fs::read_to_string(&pidfile).map(|t| t.trim().parse()) {
-            Ok(Ok(pid)) => break pid,
-            _ if start.elapsed() < Duration::from_secs(10) => {
-                std::thread::sleep(Duration::from_millis(5))
-            }
-            r => panic!("no PID from the script: {r:?}"),
-        }
-    };
+    let z3 = crate::testing::wrapped_pid(&pidfile);
     // without the fix, the answer waits for z3 (minutes): this ends it
     let fired = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let f = fired.clone();
@@ -415,12 +391,7 @@ fn a_judge_solver_run_by_a_script_dies_at_the_deadline() {
         "the answer waited until the script's z3 was killed by hand"
     );
     drop(p);
-    let start = Instant::now();
-    while crate::smt::is_alive(z3) && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let alive = crate::smt::is_alive(z3);
-    crate::smt::sigkill(z3);
+    let alive = !crate::testing::gone_soon(z3);
     let _ = std::fs::remove_file(&pidfile);
     let _ = std::fs::remove_file(&path);
     assert!(

@@ -214,7 +214,8 @@ impl Qe {
                 return self.exists(&e.vars, &e.body);
             }
         }
-        if vars.iter().any(|v| v.sort.is_array()) {
+        let arrays = vars.iter().any(|v| v.sort.is_array());
+        if arrays {
             let bools: Vec<&Var> = vars.iter().filter(|v| v.sort == Sort::Bool).collect();
             if !bools.is_empty() && bools.len() <= MAX_BOOL_SPLIT {
                 // `exists b. f` is `f[true/b] \/ f[false/b]`: exact, and what stays quantified
@@ -243,7 +244,7 @@ impl Qe {
             }
         }
         self.stats.quantifiers += 1;
-        if vars.iter().any(|v| v.sort.is_array()) {
+        if arrays {
             // projection by model values would enumerate array values without end, and z3's
             // `qe` rarely eliminates arrays: the quantifier stays (the validator's z3 reads it)
             self.stats.kept_arrays += 1;

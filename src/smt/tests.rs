@@ -728,22 +728,10 @@ fn a_solver_run_by_a_script_dies_with_the_script() {
     ) else {
         return;
     };
-    let pidfile = std::env::temp_dir().join(format!("chcsolve-wrapped-{}.pid", std::process::id()));
-    let path = script(
-        "wrapper",
-        &format!(
-            "sh -c 'echo $$ > {}; exec {} \"$@\"' sh \"$@\"",
-            pidfile.display(),
-            cfg.path.display()
-        ),
-    );
+    let (path, pidfile) = crate::testing::wrapped_solver(&cfg.path, "wrapped");
     let wrapped = SolverConfig::new(SolverKind::Z3, &path);
     let mut s = Smt::new(&wrapped, "wrapped").unwrap();
-    let z3: i32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let z3 = crate::testing::wrapped_pid(&pidfile);
     assert!(kill::descendants(s.pid()).contains(&z3));
     pigeonhole(&mut s, 13);
     let switch = wrapped.kill.clone();
@@ -762,12 +750,7 @@ fn a_solver_run_by_a_script_dies_with_the_script() {
     killer.join().unwrap();
     drop(s);
     // SIGKILL is delivered at once; the re-parented child may stay a zombie a moment
-    let start = Instant::now();
-    while kill::is_alive(z3) && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let alive = kill::is_alive(z3);
-    kill::sigkill(z3);
+    let alive = !crate::testing::gone_soon(z3);
     drop(dog);
     let _ = std::fs::remove_file(&pidfile);
     let _ = std::fs::remove_file(&path);
