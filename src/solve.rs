@@ -16,6 +16,7 @@ use crate::validate;
 
 mod absint;
 mod accept;
+mod exact;
 mod progress;
 mod reason;
 mod unfold;
@@ -416,6 +417,7 @@ fn solve_judged_here(
         expand: opts.expand,
         pause_to_check: opts.pause_to_check,
         others_running: false,
+        check_cap: None,
         judge: source.map(|s| crate::judge::JudgeRun {
             source: s,
             solvers: judges,
@@ -460,6 +462,8 @@ struct Run<'a> {
     /// Are other engines still running while an answer is checked? Then the model check
     /// gets three quarters of the time left ([`Run::check_budget`]).
     others_running: bool,
+    /// At most this for the next checks of an answer ([`Run::check_budget`]).
+    check_cap: Option<Duration>,
     /// The judge of every answer, when the input's text is known.
     judge: Option<crate::judge::JudgeRun>,
     /// The printed witness of the answer the judge accepted last.
@@ -497,10 +501,14 @@ impl Run<'_> {
     /// time left and answered both).
     fn check_budget(&self) -> Option<Duration> {
         let left = self.remaining();
-        if self.others_running {
+        let left = if self.others_running {
             left.map(|d| d * 3 / 4)
         } else {
             left
+        };
+        match (left, self.check_cap) {
+            (Some(l), Some(c)) => Some(l.min(c)),
+            (l, c) => l.or(c),
         }
     }
 

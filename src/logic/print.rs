@@ -57,6 +57,37 @@ impl fmt::Display for SmtTerm<'_> {
     }
 }
 
+/// Wrapper that displays a term in SMT-LIB syntax, naming by `let` every compound subterm
+/// that occurs twice as soon as the tree is twice the DAG: for checks whose search does not
+/// matter, only their text's size (the validator's clause checks, where a bit-vector shift
+/// by a variable, written as one case per amount over 78-digit numerals, printed 0.7 MB a
+/// clause as a tree).
+pub struct SmtTermCompact<'a>(pub &'a Term);
+
+impl fmt::Display for SmtTermCompact<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_shared_at(self.0, &Names::default(), COMPACT, &mut s);
+        f.write_str(&s)
+    }
+}
+
+/// When to name shared subterms: a tree larger than `factor` times the DAG plus `plus`.
+#[derive(Clone, Copy)]
+struct Sharing {
+    factor: u64,
+    plus: u64,
+}
+
+/// [`SmtTerm`]'s rule (see [`write_shared`]).
+const ENGINES: Sharing = Sharing {
+    factor: 16,
+    plus: 4096,
+};
+
+/// [`SmtTermCompact`]'s rule.
+const COMPACT: Sharing = Sharing { factor: 2, plus: 0 };
+
 /// `t` in SMT-LIB syntax, with each subterm that `texts` names (by uid) written as its text
 /// there, and shared subterms named by `let` as [`SmtTerm`] names them. The texts must mean
 /// what their subterms mean: the caller's way of writing some subterms in another theory
@@ -95,6 +126,11 @@ fn write_shared(t: &Term, out: &mut String) {
 
 /// [`write_shared`], the subterms `given` names written as their texts.
 fn write_shared_with(t: &Term, given: &Names, out: &mut String) {
+    write_shared_at(t, given, ENGINES, out)
+}
+
+/// [`write_shared_with`] with the rule `rule` for when to name shared subterms.
+fn write_shared_at(t: &Term, given: &Names, rule: Sharing, out: &mut String) {
     // parents of each node, counted once per distinct parent edge, in the DAG (bodies of
     // quantifiers are written on their own, so not entered)
     let mut uses: FxHashMap<u64, u32> = FxHashMap::default();
@@ -131,7 +167,7 @@ fn write_shared_with(t: &Term, given: &Names, out: &mut String) {
         }
     }
     let dag = order.len() as u64;
-    if tree[&t.uid()] <= 16 * dag + 4096 {
+    if tree[&t.uid()] <= rule.factor * dag + rule.plus {
         return write_term(t, given, out);
     }
     let leaf = |n: &Term| {

@@ -392,6 +392,27 @@ mod unit {
         assert!(!SmtTerm(&mk_or(vec![small, b])).to_string().contains("let"));
     }
 
+    /// A subterm with a 78-digit numeral, repeated: a plain tree for the engines, with a
+    /// `let` for checks ([`SmtTermCompact`]), and both read back as the same term.
+    #[test]
+    fn checks_name_a_repeated_subterm_that_engines_write_out() {
+        let m: num_bigint::BigInt = num_bigint::BigInt::from(2).pow(256u32);
+        let e = mk_mod(mk_add(vec![x(), mk_int(7)]), m.clone());
+        let mut parts: Vec<Term> = (0..5)
+            .map(|k| mk_not(mk_le(e.clone(), mk_int(k))))
+            .collect();
+        parts.push(mk_le(e.clone(), mk_int(m - 1)));
+        parts.push(mk_not(mk_le(e, y())));
+        let phi = mk_and(parts);
+        let plain = SmtTerm(&phi).to_string();
+        let compact = crate::logic::SmtTermCompact(&phi).to_string();
+        assert!(!plain.contains("(let "), "{plain}");
+        assert!(compact.contains("(let "), "{compact}");
+        assert!(compact.len() < plain.len(), "{compact}");
+        assert_eq!(p(&plain).unwrap(), phi);
+        assert_eq!(p(&compact).unwrap(), phi);
+    }
+
     #[test]
     fn outside_the_fragment() {
         assert!(p("(* x y)").unwrap_err().contains("non-linear"));

@@ -8,7 +8,9 @@ use super::process::{
     StderrTail, LAUNCHER,
 };
 use super::{KillSwitch, SatResult, SmtError, SmtStats, SolverConfig, SolverKind};
-use crate::logic::{free_vars, smt_symbol, Assignment, Rat, SmtTerm, Term, Value, Var};
+use crate::logic::{
+    free_vars, smt_symbol, Assignment, Rat, SmtTerm, SmtTermCompact, Term, Value, Var,
+};
 use rsmt2::errors::{Error as RError, ErrorKind as RKind};
 use rsmt2::{SmtConf, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -63,6 +65,8 @@ pub struct Smt {
     assume_scope: bool,
     /// z3 over arrays: whether the next check may leave out extensionality.
     ext: Extensionality,
+    /// Assertions written with `let`s for their shared subterms ([`Smt::compact`]).
+    compact: bool,
     stats: SmtStats,
 }
 
@@ -110,6 +114,7 @@ impl Smt {
             last_assumptions: vec![],
             assume_scope: false,
             ext: Extensionality::new(cfg.kind == SolverKind::Z3 && cfg.arrays),
+            compact: false,
             stats: SmtStats::default(),
         };
         if let Some(mb) = cfg.memory_limit_mb {
@@ -250,7 +255,17 @@ impl Smt {
             log::trace!("[{}] > (assert {})", self.label, SmtTerm(t));
         }
         self.ext.assert(t);
+        if self.compact {
+            return self.queue(format_args!("(assert {})\n", SmtTermCompact(t)));
+        }
         self.queue(format_args!("(assert {})\n", SmtTerm(t)))
+    }
+
+    /// From now on, assertions name every subterm they repeat by a `let`
+    /// ([`SmtTermCompact`]): for checks, whose text can be far larger as a tree; not for
+    /// engines, whose solvers' search changes with the text.
+    pub fn compact(&mut self) {
+        self.compact = true;
     }
 
     /// Opens a scope (`push 1`).

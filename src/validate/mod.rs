@@ -100,6 +100,7 @@ pub fn check_model(
         }
     }
     let mut smt = Smt::new(z3, "validate-model").map_err(undecided)?;
+    smt.compact();
     if let Some(t) = timeout {
         smt.raw(&format!("(set-option :timeout {})", t.as_millis().max(1)))
             .map_err(undecided)?;

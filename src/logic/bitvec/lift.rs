@@ -49,6 +49,17 @@ pub fn lifted_shifts(t: &Term) -> FxHashMap<u64, String> {
             let bv = format!("((_ extract {} {lo}) (bvmul (_ bv{c} {w}) {vx}))", w - 1);
             l.texts.insert(n.uid(), format!("(bv2nat {bv})"));
             l.bv.insert(n.uid(), (w - lo, bv));
+        } else if let Some((w, c, x)) = ashr_by_constant(&n) {
+            // an arithmetic shift once the amount is known
+            let Some(vx) = l.view(&x, w) else {
+                continue;
+            };
+            let bv = format!("(bvashr {vx} (_ bv{c} {w}))");
+            l.texts.insert(n.uid(), format!("(bv2nat {bv})"));
+            l.bv.insert(n.uid(), (w, bv));
+        } else if let Some((w, bv)) = l.over_lifted(&n) {
+            l.texts.insert(n.uid(), format!("(bv2nat {bv})"));
+            l.bv.insert(n.uid(), (w, bv));
         }
     }
     l.texts
@@ -72,6 +83,22 @@ fn high_bits_of_product(t: &Term) -> Option<(u32, u32, BigInt, Term)> {
     };
     let ok = k.is_zero() && lo > 0 && lo < w && *c > BigInt::one() && *c < pow2(w);
     ok.then(|| (w, lo, c.clone(), x.clone()))
+}
+
+/// `t` as `(mod (div sx 2^c) 2^w)` of the encoder's signed value `sx` of `x`, with
+/// `0 < c < w`: the case of `bvashr`'s chain for the amount `c`, as `(w, c, x)`.
+fn ashr_by_constant(t: &Term) -> Option<(u32, u32, Term)> {
+    let TermNode::Mod(a, m) = t.get() else {
+        return None;
+    };
+    let TermNode::Div(sx, d) = a.get() else {
+        return None;
+    };
+    let (w, c) = (log2(m)?, log2(d)?);
+    let TermNode::Ite(_, _, x) = sx.get() else {
+        return None;
+    };
+    (c > 0 && c < w && signed_of(sx, x, w)).then(|| (w, c, x.clone()))
 }
 
 /// `k` when `n` is `2^k`.
@@ -133,6 +160,34 @@ impl Lifter {
                 Some(format!("(ite {} {va} {vb})", self.text(c)))
             }
             TermNode::Mod(a, d) if *d == m => Some(self.wrapped(a, w)),
+            _ => None,
+        }
+    }
+
+    /// A term over a shift already written back, `T` of width `w`, as the width and text of
+    /// the same value in bit-vectors: `(mod (* c T) 2^w)` as `(bvmul c T)` and
+    /// `(div T 2^lo)` as `((_ extract w-1 lo) T)`, the forms in which Solidity's
+    /// SMTChecker reads a signed result (its sign bit, and `bvmul` by -1 of a negative one).
+    /// Both are the same integer for every `w`-bit `T`. Other terms: `None`.
+    fn over_lifted(&self, t: &Term) -> Option<(u32, String)> {
+        match t.get() {
+            TermNode::Mod(a, d) => {
+                let TermNode::Lin(Lin { terms, k }) = a.get() else {
+                    return None;
+                };
+                let ([(x, c)], true) = (terms.as_slice(), k.is_zero()) else {
+                    return None;
+                };
+                let (w, bx) = self.bv.get(&x.uid())?;
+                let m = pow2(*w);
+                let c = ((c % &m) + &m) % &m;
+                (*d == m && !c.is_one()).then(|| (*w, format!("(bvmul (_ bv{c} {w}) {bx})")))
+            }
+            TermNode::Div(x, d) => {
+                let (w, bx) = self.bv.get(&x.uid())?;
+                let lo = log2(d).filter(|lo| *lo > 0 && lo < w)?;
+                Some((w - lo, format!("((_ extract {} {lo}) {bx})", w - 1)))
+            }
             _ => None,
         }
     }
@@ -287,8 +342,9 @@ mod tests {
     /// The constraint of the fact of an input that defines `r` as `(op x s)` of width `w`,
     /// as the front-end writes it (with the encoder's case chain); `x` is converted as
     /// Solidity's SMTChecker converts a signed value (`ite` on its sign, `bvmul` by -1),
-    /// the amount is `3 s`.
-    fn encoded(op: &str, w: u32) -> Term {
+    /// the amount is `3 s`. With `signed`, the result is read as Solidity reads a signed
+    /// one: by its sign bit, and `bvmul` by -1 when negative.
+    fn encoded(op: &str, w: u32, signed: bool) -> Term {
         let ones = pow2(w) - 1;
         let x = format!(
             "(ite (>= x 0) ((_ int_to_bv {w}) x) (bvmul (_ bv{ones} {w}) ((_ int_to_bv {w}) (- x))))"
@@ -302,13 +358,26 @@ mod tests {
                     a[0], a[1], a[2]
                 )
             }
-            None => format!("({op} {x} (bvmul (_ bv3 {w}) ((_ int_to_bv {w}) s)))"),
+            None => match op.strip_prefix("bvashr by ") {
+                // an arithmetic shift by a constant amount
+                Some(by) => format!("(bvashr {x} (_ bv{by} {w}))"),
+                None => format!("({op} {x} (bvmul (_ bv3 {w}) ((_ int_to_bv {w}) s)))"),
+            },
+        };
+        let value = if signed {
+            format!(
+                "(ite (= ((_ extract {h} {h}) {term}) #b0) (ubv_to_int {term}) \
+                 (* (- 1) (ubv_to_int (bvmul (_ bv{ones} {w}) {term}))))",
+                h = w - 1
+            )
+        } else {
+            format!("(ubv_to_int {term})")
         };
         let text = format!(
             "(set-logic HORN)
 (declare-fun P (Int Int Int) Bool)
 (assert (forall ((x Int) (s Int) (r Int))
-  (=> (= r (ubv_to_int {term})) (P x s r))))
+  (=> (= r {value}) (P x s r))))
 (assert (forall ((x Int) (s Int) (r Int)) (=> (and (P x s r) (< r 0)) false)))
 "
         );
@@ -342,12 +411,39 @@ mod tests {
                 format!("(_ extract {hi} {lo})"),
             ));
         }
+        // arithmetic shifts by a constant amount
+        for (w, by) in [(4, 1), (5, 3), (256, 2)] {
+            ops.push((w, format!("bvashr by {by}"), "(bvashr ".to_string()));
+        }
+        // results read as signed values: the sign bit and `bvmul` by -1 over the shift
+        for w in [2, 3, 4, 5, 8, 256] {
+            for op in ["bvshl", "bvashr"] {
+                let ones = pow2(w) - 1;
+                ops.push((
+                    w,
+                    format!("signed {op}"),
+                    format!(
+                        "(_ extract {0} {0}) & (bvmul (_ bv{ones} {w}) ({op} ",
+                        w - 1
+                    ),
+                ));
+            }
+        }
         for (w, op, written) in ops {
-            let t = encoded(&op, w);
+            let (t, lifts) = match op.strip_prefix("signed ") {
+                Some(op) => (encoded(op, w, true), 3),
+                None => (encoded(&op, w, false), 1),
+            };
             let lifted = lifted_shifts(&t);
-            assert_eq!(lifted.len(), 1, "{op} of width {w}: {}", SmtTerm(&t));
+            // (a `bvashr` chain's cases are shifts by constants, written back on their own)
+            assert!(lifted.len() >= lifts, "{op} of width {w}: {}", SmtTerm(&t));
             let back = smt_text_with(&t, &lifted);
-            assert!(back.contains(&written), "{back}");
+            for part in written.split(" & ") {
+                assert!(
+                    back.contains(part),
+                    "{op} of width {w}: no {part} in {back}"
+                );
+            }
             if w > 6 {
                 continue;
             }
@@ -387,7 +483,7 @@ mod tests {
     /// variable, which may be negative or past `2^w`) stays as it is.
     #[test]
     fn a_chain_over_a_value_out_of_range_stays() {
-        let t = encoded("bvshl", 4);
+        let t = encoded("bvshl", 4, false);
         let lifted = lifted_shifts(&t);
         assert_eq!(lifted.len(), 1);
         // the same chain over `x` itself
