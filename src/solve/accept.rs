@@ -12,8 +12,9 @@ const EXACT_FIRST: Duration = Duration::from_secs(1);
 /// How the checks of a model ended.
 enum Checked {
     Accepted(Verdict),
-    /// Rejected by the validator or the judge (a bug), or the judge's verdict after one.
-    Failed(Option<Verdict>),
+    /// Rejected by the validator or the judge: a bug (of the engine, or of the exact
+    /// interpretation), and no answer from this model.
+    Failed,
     /// Not decided in time: what the run answers if nothing else comes.
     Undecided(Option<Verdict>),
 }
@@ -72,16 +73,17 @@ impl Run<'_> {
                 self.check_cap = None;
                 match r {
                     Checked::Accepted(v) => return Some(v),
-                    Checked::Failed(v) => return v,
+                    Checked::Failed => return None,
                     Checked::Undecided(_) => {
-                        log::info!("{engine}: its model as an engine gave it, next");
+                        log::info!("{engine}: the exact model was not decided in time; the engine's own next");
                     }
                 }
             }
         }
         match self.check_model(model, engine) {
             Checked::Accepted(v) => Some(v),
-            Checked::Failed(v) | Checked::Undecided(v) => v,
+            Checked::Failed => None,
+            Checked::Undecided(v) => v,
         }
     }
 
@@ -105,7 +107,7 @@ impl Run<'_> {
             Ok(()) => {
                 log::info!("{engine}: model validated");
                 match judged {
-                    Err(None) => return Checked::Failed(None),
+                    Err(None) => return Checked::Failed,
                     Err(v) => return Checked::Undecided(v),
                     Ok(()) => {}
                 }
@@ -115,7 +117,7 @@ impl Run<'_> {
             Err(e @ validate::ModelError::Rejected(_)) => {
                 self.stats.validation_failures += 1;
                 log::error!("{engine}: model REJECTED by the validator: {e}");
-                Checked::Failed(None)
+                Checked::Failed
             }
             Err(e @ validate::ModelError::Undecided(_)) => {
                 self.stats.validations_undecided += 1;
