@@ -24,6 +24,7 @@
 //! a quantifier, or grows past [`MAX_NODES`], keeps the model's interpretation.
 
 use crate::chc::{ChcSystem, Model, PredId};
+use crate::frontend::passes::exact_interpretation;
 use crate::logic::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -68,6 +69,7 @@ pub fn strengthened(sys: &ChcSystem, m: &Model) -> Option<Model> {
     let mut out = m.clone();
     let mut done: FxHashSet<PredId> = cyclic.clone();
     let mut replaced: FxHashSet<PredId> = FxHashSet::default();
+    let mut fresh = 0;
     let mut pending: Vec<PredId> = sys.pred_ids().filter(|p| !cyclic.contains(p)).collect();
     let defining: FxHashMap<PredId, Vec<usize>> = {
         let mut d: FxHashMap<PredId, Vec<usize>> = FxHashMap::default();
@@ -91,7 +93,7 @@ pub fn strengthened(sys: &ChcSystem, m: &Model) -> Option<Model> {
                 rest.push(p);
                 continue;
             }
-            if let Some(e) = exact(sys, &out, p, cs) {
+            if let Some(e) = exact(sys, &out, cs, &mut fresh) {
                 if out.get(&p) != Some(&e) {
                     out.insert(p, e);
                     replaced.insert(p);
@@ -108,46 +110,12 @@ pub fn strengthened(sys: &ChcSystem, m: &Model) -> Option<Model> {
     (!replaced.is_empty()).then_some(out)
 }
 
-/// The exact interpretation of `p` from its clauses `cs` under `m`, when quantifier-free
-/// and small.
-fn exact(sys: &ChcSystem, m: &Model, p: PredId, cs: &[usize]) -> Option<Term> {
-    let params = sys.pred(p).params();
-    let mut disj = vec![];
-    for &i in cs {
-        // the clause's variables renamed apart from the parameters `x0 ..`
-        let mut k = 0;
-        let c = sys.clauses[i].rename(&mut |v: &Var| {
-            k += 1;
-            Var {
-                name: format!("chcsolve!e{k}").into(),
-                sort: v.sort,
-            }
-        });
-        let locals = c.vars();
-        let mut parts = vec![c.constraint.clone()];
-        for b in &c.body {
-            // a predicate the model leaves out is `false`
-            let f = m.get(&b.pred).cloned().unwrap_or_else(mk_false);
-            let map: FxHashMap<Var, Term> = sys
-                .pred(b.pred)
-                .params()
-                .into_iter()
-                .zip(b.args.iter().cloned())
-                .collect();
-            parts.push(subst(&f, &map));
-        }
-        let head = c.head.as_ref()?;
-        for (x, t) in params.iter().zip(&head.args) {
-            parts.push(mk_eq(mk_var_of(x), t.clone()));
-        }
-        let d = mk_exists_elim(locals, mk_and(parts));
-        if has_quantifier(&d) {
-            return None;
-        }
-        disj.push(d);
-    }
-    let e = mk_or(disj);
-    (dag_size(&e) <= MAX_NODES).then_some(e)
+/// The exact interpretation of the predicate that the clauses `cs` define, under `m`
+/// ([`exact_interpretation`], as inlining writes back an eliminated predicate), when
+/// quantifier-free and small.
+fn exact(sys: &ChcSystem, m: &Model, cs: &[usize], fresh: &mut usize) -> Option<Term> {
+    let e = exact_interpretation(sys, m, cs.iter().map(|&i| &sys.clauses[i]), fresh);
+    (!has_quantifier(&e) && dag_size(&e) <= MAX_NODES).then_some(e)
 }
 
 #[cfg(test)]

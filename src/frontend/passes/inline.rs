@@ -74,8 +74,22 @@ fn read_at(
 /// `P(x) := exists V. body(args) /\ constraint /\ x = args` for each defining clause, or-ed:
 /// the exact interpretation.
 fn interpretation(sys: &ChcSystem, m: &Model, e: &Eliminated, fresh: &mut usize) -> Term {
+    exact_interpretation(sys, m, &e.defs, fresh)
+}
+
+/// The exact interpretation of the predicate that `defs` define (every clause with it as
+/// head) under `m` for their body predicates (those `m` leaves out are `false`):
+/// `exists V. body(args) /\ constraint /\ x = args` for each clause, or-ed, the variables
+/// that an equation defines substituted away ([`mk_exists_elim`]). `fresh` numbers the
+/// bound variables (see [`read_at`]).
+pub fn exact_interpretation<'a>(
+    sys: &ChcSystem,
+    m: &Model,
+    defs: impl IntoIterator<Item = &'a Clause>,
+    fresh: &mut usize,
+) -> Term {
     let mut disj = vec![];
-    for d in &e.defs {
+    for d in defs {
         let head = d.head.as_ref().expect("defining clause has a head");
         let (ren, mut conj, bound) = read_at(sys, d, head, fresh);
         for b in &d.body {

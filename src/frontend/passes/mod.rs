@@ -15,7 +15,7 @@ mod segment;
 mod simplify;
 
 pub use coi::ConeOfInfluence;
-pub use inline::Inline;
+pub use inline::{exact_interpretation, Inline};
 pub use qe::eliminate_quantifiers;
 pub use segment::accel_cex_back;
 pub use simplify::Simplify;
