@@ -18,6 +18,7 @@ mod absint;
 mod accept;
 mod exact;
 mod progress;
+mod prune;
 mod reason;
 mod unfold;
 pub use absint::AbsintStats;

@@ -9,6 +9,11 @@ use super::*;
 /// and needed 2.5 s on `fixed_bytes_access_3.sol_12`, whose engine model it accepts in 0.1 s.
 const EXACT_FIRST: Duration = Duration::from_secs(1);
 
+/// The most time the search for unsatisfiable interpretations of a model gets ([`prune`]):
+/// z3 answers each of the 64 of `array_struct_array_struct_storage_safe.sol_13` in a few
+/// milliseconds.
+const PRUNE_MAX: Duration = Duration::from_millis(500);
+
 /// How the checks of a model ended.
 enum Checked {
     Accepted(Verdict),
@@ -57,11 +62,20 @@ impl Run<'_> {
                 return None;
             }
         };
-        let model = if self.orig.adt.is_some() {
+        let mut model = if self.orig.adt.is_some() {
             self.without_divisibility(model)
         } else {
             model
         };
+        // interpretations that contradict themselves, as inlining can write them back,
+        // cost the checkers their size in every clause that applies them ([`prune`])
+        let budget = self
+            .check_budget()
+            .map_or(PRUNE_MAX, |b| (b / 8).min(PRUNE_MAX));
+        let pruned = prune::unsatisfiable_as_false(&mut model, &self.z3, budget);
+        if pruned > 0 {
+            log::info!("{engine}: {pruned} unsatisfiable interpretations written false");
+        }
         if self.orig.bitvecs.is_some() {
             // with bit-vectors, first the predicates outside cycles exactly as their clauses
             // define them: an engine's bounds on a word operation's result can be out of the
