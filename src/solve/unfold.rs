@@ -7,8 +7,7 @@
 use super::{Reason, Run, Source, Verdict};
 use crate::engine::treebmc::{golem, read, search, Limits, NoCex, SearchStats};
 use crate::judge::Witness;
-use crate::smt::KillSwitch;
-use std::path::PathBuf;
+use crate::smt::{KillSwitch, SolverConfig};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -35,7 +34,7 @@ impl Drop for Lane {
 impl Lane {
     /// Starts the search on the first problem of `source` (CHC-COMP format; another problem
     /// or a text the reader refuses starts nothing) with the z3 at `z3`, until `deadline`.
-    pub fn start(source: &Source, z3: PathBuf, deadline: Option<Instant>) -> Option<Lane> {
+    pub fn start(source: &Source, z3: SolverConfig, deadline: Option<Instant>) -> Option<Lane> {
         if source.index != 0 {
             return None;
         }
@@ -123,7 +122,7 @@ impl Run<'_> {
             return;
         }
         if let Some(j) = &self.judge {
-            self.unfold = Lane::start(&j.source, self.z3.path.clone(), self.deadline);
+            self.unfold = Lane::start(&j.source, self.z3.clone(), self.deadline);
         }
     }
 

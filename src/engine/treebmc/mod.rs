@@ -16,9 +16,8 @@ pub mod unfold;
 pub use clauses::{read, Clauses, Unsupported};
 pub use unfold::{Derivation, Limits, NoCex};
 
-use crate::smt::{KillSwitch, Smt, SolverConfig, SolverKind};
+use crate::smt::{KillSwitch, Smt, SolverConfig};
 use std::fmt::Write;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// What a search did, for `--stats` and logs.
@@ -29,18 +28,18 @@ pub struct SearchStats {
     pub seconds: f64,
 }
 
-/// Searches a derivation of `false` in the clauses `cs` with the z3 at `z3` (killed with
-/// `kill`'s other solvers), until `deadline`.
+/// Searches a derivation of `false` in the clauses `cs` with the z3 of `z3` (its `--tee`
+/// directory too; killed with `kill`'s other solvers), until `deadline`.
 pub fn search(
     cs: &Clauses,
-    z3: &Path,
+    z3: &SolverConfig,
     kill: &KillSwitch,
     deadline: Option<Instant>,
     limits: Limits,
     stats: &mut SearchStats,
 ) -> Result<Derivation, NoCex> {
     let start = Instant::now();
-    let mut cfg = SolverConfig::new(SolverKind::Z3, z3);
+    let mut cfg = z3.clone();
     cfg.kill = kill.clone();
     let mut smt = Smt::new(&cfg, "treebmc").map_err(|e| NoCex::Solver(e.to_string()))?;
     let limit = deadline.map_or(Duration::from_secs(1 << 30), |d| {

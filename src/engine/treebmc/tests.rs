@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// The derivation of `text`'s counterexample, judged by z3; `None` when there is none.
 pub(super) fn judged(text: &str, limits: Limits) -> Result<(String, Judgment), NoCex> {
-    let z3 = crate::testing::z3().path;
+    let z3 = crate::testing::z3();
     let cs = read(text).map_err(|e| NoCex::Solver(e.to_string()))?;
     let deadline = Some(Instant::now() + Duration::from_secs(60));
     let mut stats = SearchStats::default();
