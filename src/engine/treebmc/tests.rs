@@ -18,7 +18,7 @@ pub(super) fn judged(text: &str, limits: Limits) -> Result<(String, Judgment), N
         text,
         0,
         Witness::Derivation(&g),
-        &[JudgeSolver::Z3(z3)],
+        &[JudgeSolver::Z3(z3.path)],
         deadline,
     );
     Ok((g, j))
