@@ -2,7 +2,7 @@
 //! measurement aid): prints `unsat` (judged), `unknown` and why, and the time.
 use chcsolve::engine::treebmc::{golem, read, search, Limits, SearchStats};
 use chcsolve::judge::{judge, JudgeSolver, Judgment, Witness};
-use chcsolve::smt::KillSwitch;
+use chcsolve::smt::{KillSwitch, SolverConfig, SolverKind};
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -14,6 +14,7 @@ fn main() {
     let text = std::fs::read_to_string(path).expect("read");
     let secs: f64 = args.get(2).map_or(5.0, |s| s.parse().unwrap());
     let z3 = std::path::PathBuf::from(std::env::var("CHCSOLVE_Z3").expect("CHCSOLVE_Z3"));
+    let cfg = SolverConfig::new(SolverKind::Z3, z3.clone());
     let t = Instant::now();
     let deadline = Some(t + Duration::from_secs_f64(secs));
     let cs = match read(&text) {
@@ -23,7 +24,7 @@ fn main() {
     let mut st = SearchStats::default();
     match search(
         &cs,
-        &z3,
+        &cfg,
         &KillSwitch::new(),
         deadline,
         Limits::default(),
