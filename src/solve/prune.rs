@@ -42,6 +42,8 @@ pub fn unsatisfiable_as_false(m: &mut Model, z3: &SolverConfig, budget: Duration
         return 0;
     };
     smt.compact();
+    // z3's `:timeout` bounds each check; the guard bounds the whole step, sending included
+    let _guard = smt.deadline(budget);
     let mut replaced = 0;
     for p in large {
         let left = deadline.saturating_duration_since(Instant::now());
