@@ -367,12 +367,16 @@ fn solve_judged_here(
     smt.reals = features.reals;
     smt.arrays = features.arrays;
     let mut judges = vec![crate::judge::JudgeSolver::Z3(z3_path.clone())];
+    let mut judge_fallback = None;
     if opts.validate == Validate::Twice {
         let p = opts
             .paths
             .find(SolverKind::Cvc5)
             .map_err(SolveError::Setup)?;
         judges.push(crate::judge::JudgeSolver::Cvc5(p));
+    } else if let Ok(p) = opts.paths.find(SolverKind::Cvc5) {
+        // what z3 leaves open in a model, cvc5 may prove (both are judges of their own)
+        judge_fallback = Some(crate::judge::JudgeSolver::Cvc5(p));
     }
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.reals = smt.reals;
@@ -410,6 +414,8 @@ fn solve_judged_here(
             predicates: sys.preds.len(),
             judges: match (&source, opts.validate) {
                 (None, _) => "none (no input text)",
+                // cvc5 proves the assertions of a model that z3 leaves open
+                (Some(_), Validate::Once) if judge_fallback.is_some() => "z3(+cvc5)",
                 (Some(_), Validate::Once) => "z3",
                 (Some(_), Validate::Twice) => "z3+cvc5",
             },
@@ -422,6 +428,7 @@ fn solve_judged_here(
         judge: source.map(|s| crate::judge::JudgeRun {
             source: s,
             solvers: judges,
+            fallback: judge_fallback,
             replay_dir: opts
                 .replay_dir
                 .clone()

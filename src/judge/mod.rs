@@ -103,7 +103,21 @@ pub fn judge(
     solvers: &[JudgeSolver],
     deadline: Option<Instant>,
 ) -> Judgment {
-    let run = || judge_here(text, index, witness, solvers, deadline);
+    judge_with_fallback(text, index, witness, solvers, None, deadline)
+}
+
+/// [`judge`], where the assertions a model leaves open for a solver of `solvers` (it
+/// answers `unknown` or runs out of its share of the time) may be proven by `fallback`
+/// instead ([`model::check`]). Derivations and certificates are judged as by [`judge`].
+pub fn judge_with_fallback(
+    text: &str,
+    index: usize,
+    witness: Witness<'_>,
+    solvers: &[JudgeSolver],
+    fallback: Option<&JudgeSolver>,
+    deadline: Option<Instant>,
+) -> Judgment {
+    let run = || judge_here(text, index, witness, solvers, fallback, deadline);
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
         let why = panic
             .downcast_ref::<&str>()
@@ -119,6 +133,7 @@ fn judge_here(
     index: usize,
     witness: Witness<'_>,
     solvers: &[JudgeSolver],
+    fallback: Option<&JudgeSolver>,
     deadline: Option<Instant>,
 ) -> Judgment {
     let p = match input::problem(text, index) {
@@ -134,7 +149,7 @@ fn judge_here(
         return Judgment::Rejected(format!("malformed derivation: {e}"));
     }
     let one = |s: &JudgeSolver| match (&witness, &steps) {
-        (Witness::Model(m), _) => model::check(text, &p, m, s, deadline),
+        (Witness::Model(m), _) => model::check(text, &p, m, s, fallback, deadline),
         (Witness::KInductive(w), _) => kinductive::check(text, &p, w, s, deadline),
         (_, Some(Ok((steps, segs)))) => match derivation::check(text, &p, steps, s, deadline) {
             Judgment::Accepted => {

@@ -93,22 +93,92 @@ fn definitions_and_sizes(
     Ok((defs, sizes))
 }
 
-/// Judges `model` on problem `p` of `text` with one solver.
+/// The time limit of each check in the first solver's pass when a second solver can take
+/// what it leaves open: this fraction of the time left, so that one hard assertion does not
+/// use all of it.
+const FIRST_PASS_SHARE: u32 = 4;
+
+/// Judges `model` on problem `p` of `text` with one solver. With a `fallback`, each check of
+/// `solver` is limited to a share of the time left ([`FIRST_PASS_SHARE`]), and the
+/// assertions it leaves open (`unknown`, out of time, an error) go to `fallback`, then what
+/// is still open back to `solver` with the rest of the time: every assertion must be proven
+/// by one of them, and a model either finds violated is rejected.
 pub fn check(
     text: &str,
     p: &Problem,
     model: &str,
     solver: &JudgeSolver,
+    fallback: Option<&JudgeSolver>,
     deadline: Option<Instant>,
 ) -> Judgment {
-    let (defs, mut sizes) = match definitions_and_sizes(p, model) {
+    let (defs, sizes) = match definitions_and_sizes(p, model) {
         Ok(d) => d,
         Err(e) => return Judgment::Rejected(format!("malformed model: {e}")),
     };
-    let mut s = match Process::start(solver, deadline) {
-        Ok(s) => s,
-        Err(e) => return stopped(e),
+    let all: Vec<usize> = (0..p.asserts.len()).collect();
+    let Some(second) = fallback else {
+        return match session(text, p, &defs, &sizes, solver, deadline, &all, None) {
+            Ok(open) if open.is_empty() => Judgment::Accepted,
+            Ok(open) => open_judgment(p, solver, &open),
+            Err(j) => j,
+        };
     };
+    let share = |n: u32| deadline.map(|d| d.saturating_duration_since(Instant::now()) / n);
+    let mut open = all;
+    let passes = [
+        (solver, share(FIRST_PASS_SHARE)),
+        (second, None),
+        (solver, None),
+    ];
+    for (i, (s, limit)) in passes.into_iter().enumerate() {
+        // the second pass may keep half the time left for the third
+        let limit = if i == 1 { share(2) } else { limit };
+        match session(text, p, &defs, &sizes, s, deadline, &open, limit) {
+            Ok(o) => open = o,
+            Err(Judgment::Undecided(e)) if i + 1 < passes.len() => {
+                log::debug!("judge: {} left the model's checks open: {e}", s.name());
+            }
+            Err(j) => return j,
+        }
+        if open.is_empty() {
+            return Judgment::Accepted;
+        }
+        log::debug!(
+            "judge: {} left {} of {} assertions of the model open",
+            s.name(),
+            open.len(),
+            p.asserts.len()
+        );
+    }
+    open_judgment(p, solver, &open)
+}
+
+/// Undecided: the first assertion still open.
+fn open_judgment(p: &Problem, solver: &JudgeSolver, open: &[usize]) -> Judgment {
+    Judgment::Undecided(format!(
+        "{} could not decide the assertion at line {} under the model",
+        solver.name(),
+        p.asserts[open[0]].line
+    ))
+}
+
+/// One solver process: the definitions replace the declarations, then the negation of each
+/// assertion of `open` is checked (each within `per_check` when given). The assertions it
+/// could not decide (`unknown`, or an error on that check), or the judgment when it
+/// rejects the model or stops (out of time, dead, cannot read the input).
+#[allow(clippy::too_many_arguments)]
+fn session(
+    text: &str,
+    p: &Problem,
+    defs: &[String],
+    sizes: &Option<String>,
+    solver: &JudgeSolver,
+    deadline: Option<Instant>,
+    open: &[usize],
+    per_check: Option<std::time::Duration>,
+) -> Result<Vec<usize>, Judgment> {
+    let mut sizes = sizes.clone();
+    let mut s = Process::start(solver, deadline).map_err(stopped)?;
     for item in &p.items {
         let (t, ours) = match item {
             Item::Keep(t) => (t, false),
@@ -121,14 +191,14 @@ pub fn check(
                 .and_then(|()| s.send("\n"))
                 .and_then(|()| s.sync());
             match r {
-                Err(e) => return stopped(e),
+                Err(e) => return Err(stopped(e)),
                 Ok(errs) if errs.is_empty() => {}
                 Ok(errs) => {
-                    return Judgment::Undecided(format!(
+                    return Err(Judgment::Undecided(format!(
                         "{} does not read the size functions: {}",
                         solver.name(),
                         errs[0]
-                    ))
+                    )))
                 }
             }
         }
@@ -137,58 +207,66 @@ pub fn check(
             .and_then(|()| s.send("\n"))
             .and_then(|()| s.sync());
         match r {
-            Err(e) => return stopped(e),
+            Err(e) => return Err(stopped(e)),
             Ok(errs) if errs.is_empty() => {}
             Ok(errs) if ours => {
-                return Judgment::Rejected(format!("{}: {t}: {}", solver.name(), errs[0]))
+                return Err(Judgment::Rejected(format!(
+                    "{}: {t}: {}",
+                    solver.name(),
+                    errs[0]
+                )))
             }
             Ok(errs) => {
-                return Judgment::Undecided(format!(
+                return Err(Judgment::Undecided(format!(
                     "{} does not read {t}: {}",
                     solver.name(),
                     errs[0]
-                ))
+                )))
             }
         }
     }
-    // every check is sent first, then the answers are read (no round trip per assertion)
-    for a in &p.asserts {
-        let f = match a.formula(text) {
-            Ok(f) => f,
-            Err(e) => return Judgment::Undecided(e),
+    if let Some(d) = per_check {
+        let ms = d.as_millis().max(1);
+        let opt = match solver {
+            JudgeSolver::Z3(_) => format!("(set-option :timeout {ms})\n"),
+            JudgeSolver::Cvc5(_) => format!("(set-option :tlimit-per {ms})\n"),
         };
-        if let Err(e) = s.send(&format!(
-            "(push 1)\n(assert (not {f}))\n(check-sat)\n(pop 1)\n"
-        )) {
-            return stopped(e);
-        }
+        s.send(&opt).map_err(stopped)?;
     }
-    for a in &p.asserts {
-        match s.answer() {
-            Err(e) => return stopped(e),
-            Ok(Ok(Answer::Unsat)) => {}
-            Ok(Ok(Answer::Sat)) => {
-                return Judgment::Rejected(format!(
+    // every check is sent first, then the answers are read (no round trip per assertion)
+    for &i in open {
+        let a = &p.asserts[i];
+        let f = a.formula(text).map_err(Judgment::Undecided)?;
+        s.send(&format!(
+            "(push 1)\n(assert (not {f}))\n(check-sat)\n(pop 1)\n"
+        ))
+        .map_err(stopped)?;
+    }
+    let mut left = vec![];
+    for &i in open {
+        let a = &p.asserts[i];
+        match s.answer().map_err(stopped)? {
+            Ok(Answer::Unsat) => {}
+            Ok(Answer::Sat) => {
+                return Err(Judgment::Rejected(format!(
                     "{}: the model violates the assertion at line {}",
                     solver.name(),
                     a.line
-                ))
+                )))
             }
-            Ok(Ok(Answer::Unknown)) => {
-                return Judgment::Undecided(format!(
-                    "{} answered unknown on the assertion at line {}",
+            Ok(Answer::Unknown) => {
+                log::debug!(
+                    "judge: {} answered unknown at line {}",
                     solver.name(),
                     a.line
-                ))
+                );
+                left.push(i);
             }
-            Ok(Err(e)) => {
-                return Judgment::Undecided(format!(
-                    "{} on the assertion at line {}: {e}",
-                    solver.name(),
-                    a.line
-                ))
+            Err(e) => {
+                log::debug!("judge: {} at line {}: {e}", solver.name(), a.line);
+                left.push(i);
             }
         }
     }
-    Judgment::Accepted
+    Ok(left)
 }

@@ -54,6 +54,8 @@ pub struct Process {
     /// that it cannot kill a recycled PID).
     cancel: Option<Sender<()>>,
     watchdog: Option<std::thread::JoinHandle<()>>,
+    /// Text sent is written in cvc5's names ([`cvc5_dialect`]).
+    cvc5: bool,
 }
 
 const SYNC: &str = "chcjudge-sync";
@@ -126,6 +128,7 @@ impl Process {
             fired,
             cancel: Some(cancel),
             watchdog,
+            cvc5: matches!(solver, JudgeSolver::Cvc5(_)),
         };
         if matches!(solver, JudgeSolver::Cvc5(_)) {
             p.send("(set-logic ALL)\n")?;
@@ -143,6 +146,11 @@ impl Process {
 
     /// Sends text (whole commands).
     pub fn send(&mut self, text: &str) -> Result<(), Stop> {
+        let text = if self.cvc5 {
+            cvc5_dialect(text)
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
         let r = match &mut self.stdin {
             Some(s) => s.write_all(text.as_bytes()).and_then(|()| s.flush()),
             None => return Err(Stop::Died("closed".into())),
@@ -190,6 +198,40 @@ impl Process {
             }
         }
     }
+}
+
+/// z3's names of the integer and bit-vector conversions (SMT-LIB 2.7's, which the CHC-COMP
+/// files use) as cvc5 1.0.3 reads them: `int_to_bv` is `int2bv` and `ubv_to_int` is
+/// `bv2nat`, the same functions (the value modulo `2^n`; the unsigned value). Only whole
+/// symbols are renamed: a quoted `|int_to_bv|` or a longer name that contains one stays.
+pub fn cvc5_dialect(text: &str) -> std::borrow::Cow<'_, str> {
+    const NAMES: [(&str, &str); 2] = [("int_to_bv", "int2bv"), ("ubv_to_int", "bv2nat")];
+    if !NAMES.iter().any(|(z3, _)| text.contains(z3)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let boundary = |i: Option<usize>| {
+        i.and_then(|i| bytes.get(i))
+            .is_none_or(|c| c.is_ascii_whitespace() || *c == b'(' || *c == b')')
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    'scan: while i < text.len() {
+        for (z3, cvc5) in NAMES {
+            if text[i..].starts_with(z3)
+                && boundary(i.checked_sub(1))
+                && boundary(Some(i + z3.len()))
+            {
+                out.push_str(cvc5);
+                i += z3.len();
+                continue 'scan;
+            }
+        }
+        let c = text[i..].chars().next().expect("in bounds");
+        out.push(c);
+        i += c.len_utf8();
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 impl Drop for Process {

@@ -1,7 +1,7 @@
 //! The judge of one run: the input's text, its solvers, and the folder where a rejected
 //! answer is written with its input so that the check can be replayed.
 
-use super::{judge, JudgeSolver, Judgment, Source, Witness};
+use super::{judge_with_fallback, JudgeSolver, Judgment, Source, Witness};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -10,6 +10,9 @@ use std::time::Instant;
 pub struct JudgeRun {
     pub source: Source,
     pub solvers: Vec<JudgeSolver>,
+    /// Proves the assertions a model leaves open for `solvers` (cvc5 beside z3, when found
+    /// and not already a judge).
+    pub fallback: Option<JudgeSolver>,
     /// Where rejected answers go (else `$TMPDIR/chcsolve-rejected`).
     pub replay_dir: Option<PathBuf>,
 }
@@ -17,11 +20,12 @@ pub struct JudgeRun {
 impl JudgeRun {
     /// Judges `w` until `deadline`.
     pub fn judge(&self, w: Witness<'_>, deadline: Option<Instant>) -> Judgment {
-        judge(
+        judge_with_fallback(
             &self.source.text,
             self.source.index,
             w,
             &self.solvers,
+            self.fallback.as_ref(),
             deadline,
         )
     }

@@ -399,3 +399,64 @@ fn a_judge_solver_run_by_a_script_dies_at_the_deadline() {
         "the script's z3 (pid {z3}) runs on after the deadline"
     );
 }
+
+/// A first judge that answers `unknown` to every check (and echoes like z3), so that every
+/// assertion is left open for the fallback.
+fn undecided_judge() -> JudgeSolver {
+    let dir = std::env::temp_dir().join(format!("chcsolve-judge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("unknown-z3");
+    let script = "#!/bin/sh\nwhile IFS= read -r l; do case \"$l\" in\n  *'(check-sat)'*) echo unknown ;;\n  *'(echo '*) printf '%s\\n' \"$l\" | sed 's/^.*(echo \"\\(.*\\)\").*$/\\1/' ;;\nesac; done\n";
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    JudgeSolver::Z3(path)
+}
+
+#[test]
+fn assertions_the_first_judge_leaves_open_are_proven_by_the_fallback() {
+    let good = "((define-fun |Inv x| ((x0 Int)) Bool (and (<= 0 x0) (<= x0 10))))";
+    let weak = "((define-fun |Inv x| ((x0 Int)) Bool (<= 0 x0)))";
+    let first = [undecided_judge()];
+    let cvc5 = both().pop().unwrap();
+    let j = |m, fb| judge_with_fallback(COUNTER, 0, Witness::Model(m), &first, fb, soon());
+    // without a fallback nothing is decided
+    assert!(matches!(j(good, None), Judgment::Undecided(_)));
+    assert!(matches!(j(weak, None), Judgment::Undecided(_)));
+    // cvc5 proves what the first leaves open, and finds the violated assertion
+    assert_eq!(j(good, Some(&cvc5)), Judgment::Accepted);
+    let r = j(weak, Some(&cvc5));
+    assert!(
+        matches!(&r, Judgment::Rejected(e) if e.contains("cvc5") && e.contains("line 5")),
+        "{r:?}"
+    );
+    // with z3 first, z3 decides and the fallback is not needed
+    let z = z3();
+    let j = |m| judge_with_fallback(COUNTER, 0, Witness::Model(m), &z, Some(&cvc5), soon());
+    assert_eq!(j(good), Judgment::Accepted);
+    assert!(matches!(j(weak), Judgment::Rejected(e) if e.contains("z3")));
+}
+
+/// `int_to_bv` and `ubv_to_int` (z3's names, SMT-LIB 2.7's) in the input and the model:
+/// cvc5 1.0.3 reads them as `int2bv` and `bv2nat`.
+const CONVERSIONS: &str = "(set-logic HORN)
+(declare-fun P (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 300) (P x))))
+(assert (forall ((x Int)) (=> (and (P x) (not (= ((_ int_to_bv 8) x) #x2c))) false)))
+";
+
+#[test]
+fn cvc5_reads_the_conversions_under_its_own_names() {
+    let good = "((define-fun P ((x Int)) Bool (= (ubv_to_int ((_ int_to_bv 8) x)) 44)))";
+    let wrong = "((define-fun P ((x Int)) Bool (= (ubv_to_int ((_ int_to_bv 8) x)) 45)))";
+    let cvc5 = vec![both().pop().unwrap()];
+    let j = |m| judge(CONVERSIONS, 0, Witness::Model(m), &cvc5, soon());
+    assert_eq!(j(good), Judgment::Accepted);
+    assert!(matches!(j(wrong), Judgment::Rejected(_)));
+    // whole symbols only
+    let t = "((_ int_to_bv 8) x) (ubv_to_int y) |int_to_bv| my_int_to_bv (int_to_bv_2 z)";
+    assert_eq!(
+        process::cvc5_dialect(t),
+        "((_ int2bv 8) x) (bv2nat y) |int_to_bv| my_int_to_bv (int_to_bv_2 z)"
+    );
+}
