@@ -93,15 +93,17 @@ fn definitions_and_sizes(
     Ok((defs, sizes))
 }
 
-/// The time limit of each check in the first solver's pass when a second solver can take
-/// what it leaves open: this fraction of the time left, so that one hard assertion does not
-/// use all of it.
+/// The time limit of each check in the first solver's pass, and in the second solver's,
+/// when a second solver can take what the first leaves open: this fraction of the time
+/// left, so that one hard assertion does not use all of it.
 const FIRST_PASS_SHARE: u32 = 4;
 
-/// Judges `model` on problem `p` of `text` with one solver. With a `fallback`, each check of
+/// Judges `model` on problem `p` of `text` with one solver. With a `fallback`, and when the
+/// input or the model mentions bit-vectors ([`bit_vectors`]), each check of
 /// `solver` is limited to a share of the time left ([`FIRST_PASS_SHARE`]), and the
-/// assertions it leaves open (`unknown`, out of time, an error) go to `fallback`, then what
-/// is still open back to `solver` with the rest of the time: every assertion must be proven
+/// assertions it leaves open (`unknown`, out of time, an error) go to `fallback` (each check
+/// limited the same way), then what is still open back to `solver` with the rest of the
+/// time: every assertion must be proven
 /// by one of them, and a model either finds violated is rejected.
 pub fn check(
     text: &str,
@@ -116,6 +118,9 @@ pub fn check(
         Err(e) => return Judgment::Rejected(format!("malformed model: {e}")),
     };
     let all: Vec<usize> = (0..p.asserts.len()).collect();
+    // elsewhere z3 alone keeps the whole time for each check, as its checks of real and
+    // integer models that take long are ones cvc5 does not do faster
+    let fallback = fallback.filter(|_| bit_vectors(text) || bit_vectors(model));
     let Some(second) = fallback else {
         return match session(text, p, &defs, &sizes, solver, deadline, &all, None) {
             Ok(open) if open.is_empty() => Judgment::Accepted,
@@ -125,14 +130,14 @@ pub fn check(
     };
     let share = |n: u32| deadline.map(|d| d.saturating_duration_since(Instant::now()) / n);
     let mut open = all;
-    let passes = [
-        (solver, share(FIRST_PASS_SHARE)),
-        (second, None),
-        (solver, None),
-    ];
-    for (i, (s, limit)) in passes.into_iter().enumerate() {
-        // the second pass may keep half the time left for the third
-        let limit = if i == 1 { share(2) } else { limit };
+    // the first two passes limit each check to a share of the time left, the last does not
+    let passes = [(solver, true), (second, true), (solver, false)];
+    for (i, (s, limited)) in passes.into_iter().enumerate() {
+        let limit = if limited {
+            share(FIRST_PASS_SHARE)
+        } else {
+            None
+        };
         match session(text, p, &defs, &sizes, s, deadline, &open, limit) {
             Ok(o) => open = o,
             Err(Judgment::Undecided(e)) if i + 1 < passes.len() => {
@@ -151,6 +156,16 @@ pub fn check(
         );
     }
     open_judgment(p, solver, &open)
+}
+
+/// Whether a text mentions bit-vectors (a sort, or a conversion between them and the
+/// integers): the models whose checks z3 may leave open where cvc5 decides them (z3 reads
+/// `int_to_bv` and `ubv_to_int` by instantiating their definitions lazily, which can take
+/// seconds at 256 bits).
+fn bit_vectors(text: &str) -> bool {
+    ["BitVec", "int_to_bv", "ubv_to_int", "int2bv", "bv2nat"]
+        .iter()
+        .any(|w| text.contains(w))
 }
 
 /// Undecided: the first assertion still open.

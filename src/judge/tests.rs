@@ -415,26 +415,35 @@ fn undecided_judge() -> JudgeSolver {
 
 #[test]
 fn assertions_the_first_judge_leaves_open_are_proven_by_the_fallback() {
-    let good = "((define-fun |Inv x| ((x0 Int)) Bool (and (<= 0 x0) (<= x0 10))))";
-    let weak = "((define-fun |Inv x| ((x0 Int)) Bool (<= 0 x0)))";
+    let good = "((define-fun P ((x Int)) Bool (= (ubv_to_int ((_ int_to_bv 8) x)) 44)))";
+    let wrong = "((define-fun P ((x Int)) Bool (= (ubv_to_int ((_ int_to_bv 8) x)) 45)))";
     let first = [undecided_judge()];
     let cvc5 = both().pop().unwrap();
-    let j = |m, fb| judge_with_fallback(COUNTER, 0, Witness::Model(m), &first, fb, soon());
+    let j = |t, m, fb| judge_with_fallback(t, 0, Witness::Model(m), &first, fb, soon());
     // without a fallback nothing is decided
-    assert!(matches!(j(good, None), Judgment::Undecided(_)));
-    assert!(matches!(j(weak, None), Judgment::Undecided(_)));
+    assert!(matches!(j(CONVERSIONS, good, None), Judgment::Undecided(_)));
+    assert!(matches!(
+        j(CONVERSIONS, wrong, None),
+        Judgment::Undecided(_)
+    ));
     // cvc5 proves what the first leaves open, and finds the violated assertion
-    assert_eq!(j(good, Some(&cvc5)), Judgment::Accepted);
-    let r = j(weak, Some(&cvc5));
+    assert_eq!(j(CONVERSIONS, good, Some(&cvc5)), Judgment::Accepted);
+    let r = j(CONVERSIONS, wrong, Some(&cvc5));
     assert!(
-        matches!(&r, Judgment::Rejected(e) if e.contains("cvc5") && e.contains("line 5")),
+        matches!(&r, Judgment::Rejected(e) if e.contains("cvc5") && e.contains("line 3")),
         "{r:?}"
     );
+    // without bit-vectors the first judge keeps the whole time: no fallback
+    let counter = "((define-fun |Inv x| ((x0 Int)) Bool (and (<= 0 x0) (<= x0 10))))";
+    assert!(matches!(
+        j(COUNTER, counter, Some(&cvc5)),
+        Judgment::Undecided(_)
+    ));
     // with z3 first, z3 decides and the fallback is not needed
     let z = z3();
-    let j = |m| judge_with_fallback(COUNTER, 0, Witness::Model(m), &z, Some(&cvc5), soon());
+    let j = |m| judge_with_fallback(CONVERSIONS, 0, Witness::Model(m), &z, Some(&cvc5), soon());
     assert_eq!(j(good), Judgment::Accepted);
-    assert!(matches!(j(weak), Judgment::Rejected(e) if e.contains("z3")));
+    assert!(matches!(j(wrong), Judgment::Rejected(e) if e.contains("z3")));
 }
 
 /// `int_to_bv` and `ubv_to_int` (z3's names, SMT-LIB 2.7's) in the input and the model:
