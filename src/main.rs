@@ -127,8 +127,8 @@ struct Cli {
     witness_format: WitnessFormat,
 
     /// Who judges every answer against the original text before it is printed: `once` (a
-    /// fresh z3 process; for a model of an input with bit-vectors, cvc5 proves what z3
-    /// leaves open) or `twice` (z3 and cvc5, both must accept).
+    /// fresh z3 process; for a model of an input that converts integers to bit-vectors,
+    /// cvc5 proves what z3 leaves open) or `twice` (z3 and cvc5, both must accept).
     #[arg(long, value_enum, default_value = "once", value_name = "once|twice")]
     validate: ValidateArg,
 

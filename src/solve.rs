@@ -108,8 +108,8 @@ impl Options {
 /// The judges of every answer ([`crate::judge`]), after the validator's first pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Validate {
-    /// A fresh z3 process (for a model of an input with bit-vectors, cvc5, when found,
-    /// proves the assertions z3 leaves open).
+    /// A fresh z3 process (for a model of an input that converts integers to
+    /// bit-vectors, cvc5, when found, proves the assertions z3 leaves open).
     #[default]
     Once,
     /// z3 and cvc5, side by side: both must accept.

@@ -99,7 +99,7 @@ fn definitions_and_sizes(
 const FIRST_PASS_SHARE: u32 = 4;
 
 /// Judges `model` on problem `p` of `text` with one solver. With a `fallback`, and when the
-/// input or the model mentions bit-vectors ([`bit_vectors`]), each check of
+/// input converts between integers and bit-vectors ([`conversions`]), each check of
 /// `solver` is limited to a share of the time left ([`FIRST_PASS_SHARE`]), and the
 /// assertions it leaves open (`unknown`, out of time, an error) go to `fallback` (each check
 /// limited the same way), then what is still open back to `solver` with the rest of the
@@ -120,7 +120,7 @@ pub fn check(
     let all: Vec<usize> = (0..p.asserts.len()).collect();
     // elsewhere z3 alone keeps the whole time for each check, as its checks of real and
     // integer models that take long are ones cvc5 does not do faster
-    let fallback = fallback.filter(|_| bit_vectors(text) || bit_vectors(model));
+    let fallback = fallback.filter(|_| conversions(text));
     let Some(second) = fallback else {
         return match session(text, p, &defs, &sizes, solver, deadline, &all, None) {
             Ok(open) if open.is_empty() => Judgment::Accepted,
@@ -158,12 +158,12 @@ pub fn check(
     open_judgment(p, solver, &open)
 }
 
-/// Whether a text mentions bit-vectors (a sort, or a conversion between them and the
-/// integers): the models whose checks z3 may leave open where cvc5 decides them (z3 reads
-/// `int_to_bv` and `ubv_to_int` by instantiating their definitions lazily, which can take
-/// seconds at 256 bits).
-fn bit_vectors(text: &str) -> bool {
-    ["BitVec", "int_to_bv", "ubv_to_int", "int2bv", "bv2nat"]
+/// Whether the input converts between integers and bit-vectors (Solidity's shifts and
+/// bitwise operations): the models whose checks z3 may leave open where cvc5 decides them
+/// (z3 reads `int_to_bv` and `ubv_to_int` by instantiating their definitions lazily, which
+/// can take seconds at 256 bits).
+fn conversions(text: &str) -> bool {
+    ["int_to_bv", "ubv_to_int", "int2bv", "bv2nat"]
         .iter()
         .any(|w| text.contains(w))
 }

@@ -433,7 +433,7 @@ fn assertions_the_first_judge_leaves_open_are_proven_by_the_fallback() {
         matches!(&r, Judgment::Rejected(e) if e.contains("cvc5") && e.contains("line 3")),
         "{r:?}"
     );
-    // without bit-vectors the first judge keeps the whole time: no fallback
+    // without conversions the first judge keeps the whole time: no fallback
     let counter = "((define-fun |Inv x| ((x0 Int)) Bool (and (<= 0 x0) (<= x0 10))))";
     assert!(matches!(
         j(COUNTER, counter, Some(&cvc5)),
