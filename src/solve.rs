@@ -368,17 +368,23 @@ fn solve_judged_here(
     smt.reals = features.reals;
     smt.arrays = features.arrays;
     let mut judges = vec![crate::judge::JudgeSolver::Z3(z3_path.clone())];
-    let mut judge_fallback = None;
-    if opts.validate == Validate::Twice {
-        let p = opts
-            .paths
-            .find(SolverKind::Cvc5)
-            .map_err(SolveError::Setup)?;
-        judges.push(crate::judge::JudgeSolver::Cvc5(p));
-    } else if let Ok(p) = opts.paths.find(SolverKind::Cvc5) {
-        // what z3 leaves open in a model, cvc5 may prove (both are judges of their own)
-        judge_fallback = Some(crate::judge::JudgeSolver::Cvc5(p));
-    }
+    let cvc5 = opts.paths.find(SolverKind::Cvc5);
+    let converts = source
+        .as_ref()
+        .is_some_and(|s| crate::judge::conversions(&s.text));
+    // `once`: what z3 leaves open in a model of such an input, cvc5 may prove
+    let judge_fallback = match opts.validate {
+        Validate::Twice => {
+            judges.push(crate::judge::JudgeSolver::Cvc5(
+                cvc5.map_err(SolveError::Setup)?,
+            ));
+            None
+        }
+        Validate::Once => cvc5
+            .ok()
+            .filter(|_| converts)
+            .map(crate::judge::JudgeSolver::Cvc5),
+    };
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.reals = smt.reals;
     z3.arrays = smt.arrays;

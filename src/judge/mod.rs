@@ -32,6 +32,7 @@ mod replay;
 mod segment;
 mod sexp;
 
+pub use model::conversions;
 pub use process::JudgeSolver;
 pub use replay::JudgeRun;
 

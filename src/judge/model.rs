@@ -162,7 +162,7 @@ pub fn check(
 /// bitwise operations): the models whose checks z3 may leave open where cvc5 decides them
 /// (z3 reads `int_to_bv` and `ubv_to_int` by instantiating their definitions lazily, which
 /// can take seconds at 256 bits).
-fn conversions(text: &str) -> bool {
+pub fn conversions(text: &str) -> bool {
     ["int_to_bv", "ubv_to_int", "int2bv", "bv2nat"]
         .iter()
         .any(|w| text.contains(w))
