@@ -367,24 +367,13 @@ fn solve_judged_here(
     smt.paths = opts.paths.clone();
     smt.reals = features.reals;
     smt.arrays = features.arrays;
-    let mut judges = vec![crate::judge::JudgeSolver::Z3(z3_path.clone())];
-    let cvc5 = opts.paths.find(SolverKind::Cvc5);
-    let converts = source
-        .as_ref()
-        .is_some_and(|s| crate::judge::conversions(&s.text));
-    // `once`: what z3 leaves open in a model of such an input, cvc5 may prove
-    let judge_fallback = match opts.validate {
-        Validate::Twice => {
-            judges.push(crate::judge::JudgeSolver::Cvc5(
-                cvc5.map_err(SolveError::Setup)?,
-            ));
-            None
-        }
-        Validate::Once => cvc5
-            .ok()
-            .filter(|_| converts)
-            .map(crate::judge::JudgeSolver::Cvc5),
-    };
+    let (judges, judge_fallback) = crate::judge::judges(
+        z3_path.clone(),
+        opts.paths.find(SolverKind::Cvc5),
+        opts.validate == Validate::Twice,
+        source.as_ref().map(|s| &*s.text),
+    )
+    .map_err(SolveError::Setup)?;
     let mut z3 = SolverConfig::new(SolverKind::Z3, z3_path);
     z3.reals = smt.reals;
     z3.arrays = smt.arrays;

@@ -34,7 +34,7 @@ mod sexp;
 
 pub use model::conversions;
 pub use process::JudgeSolver;
-pub use replay::JudgeRun;
+pub use replay::{judges, JudgeRun};
 
 use derivation::{Fact, Step};
 use process::Stop;

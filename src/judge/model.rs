@@ -241,12 +241,7 @@ fn session(
         }
     }
     if let Some(d) = per_check {
-        let ms = d.as_millis().max(1);
-        let opt = match solver {
-            JudgeSolver::Z3(_) => format!("(set-option :timeout {ms})\n"),
-            JudgeSolver::Cvc5(_) => format!("(set-option :tlimit-per {ms})\n"),
-        };
-        s.send(&opt).map_err(stopped)?;
+        s.send(&solver.per_check_limit(d)).map_err(stopped)?;
     }
     // every check is sent first, then the answers are read (no round trip per assertion)
     for &i in open {

@@ -18,6 +18,15 @@ pub enum JudgeSolver {
 }
 
 impl JudgeSolver {
+    /// The command that limits each following `check-sat` to `limit`.
+    pub(super) fn per_check_limit(&self, limit: std::time::Duration) -> String {
+        let ms = limit.as_millis().max(1);
+        match self {
+            JudgeSolver::Z3(_) => format!("(set-option :timeout {ms})\n"),
+            JudgeSolver::Cvc5(_) => format!("(set-option :tlimit-per {ms})\n"),
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             JudgeSolver::Z3(_) => "z3",

@@ -17,6 +17,27 @@ pub struct JudgeRun {
     pub replay_dir: Option<PathBuf>,
 }
 
+/// The judges of a run: z3, with cvc5 beside it when `twice` (then `cvc5` must be found);
+/// else cvc5, when found, as the fallback for the models of an input `text` that converts
+/// integers to bit-vectors ([`super::model::check`]).
+pub fn judges<E>(
+    z3: PathBuf,
+    cvc5: Result<PathBuf, E>,
+    twice: bool,
+    text: Option<&str>,
+) -> Result<(Vec<JudgeSolver>, Option<JudgeSolver>), E> {
+    let mut solvers = vec![JudgeSolver::Z3(z3)];
+    if twice {
+        solvers.push(JudgeSolver::Cvc5(cvc5?));
+        return Ok((solvers, None));
+    }
+    let converts = text.is_some_and(super::conversions);
+    Ok((
+        solvers,
+        cvc5.ok().filter(|_| converts).map(JudgeSolver::Cvc5),
+    ))
+}
+
 impl JudgeRun {
     /// Judges `w` until `deadline`.
     pub fn judge(&self, w: Witness<'_>, deadline: Option<Instant>) -> Judgment {

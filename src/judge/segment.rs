@@ -373,11 +373,7 @@ pub(super) fn limit(solver: &JudgeSolver, deadline: Option<Instant>) -> String {
     let left = deadline.map_or(QUERY_LIMIT, |d| {
         d.saturating_duration_since(Instant::now()).min(QUERY_LIMIT)
     });
-    let ms = left.as_millis().max(1);
-    match solver {
-        JudgeSolver::Z3(_) => format!("(set-option :timeout {ms})\n"),
-        JudgeSolver::Cvc5(_) => format!("(set-option :tlimit-per {ms})\n"),
-    }
+    solver.per_check_limit(left)
 }
 
 /// Proves the base case and the induction step of the segments of `group` (one predicate,
