@@ -17,6 +17,7 @@ use crate::validate;
 mod absint;
 mod accept;
 mod exact;
+mod k_to_one;
 mod progress;
 mod prune;
 mod reason;
@@ -198,6 +199,10 @@ pub struct Stats {
     pub models_quantified: u32,
     pub models_qe_fallback: u32,
     pub models_qe_failed: u32,
+    /// k-inductive answers made inductive models by interpolation ([`k_to_one`]), and those
+    /// for which no interpolant came.
+    pub models_k_to_one: u32,
+    pub models_k_to_one_failed: u32,
     /// Answers checked by the judge against the original text ([`crate::judge`]): how many,
     /// in how many seconds in all, how many it rejected (each a bug) and how many it could
     /// not decide (printed as `unknown`, "could not validate"). `judges` names the solvers.
@@ -623,11 +628,10 @@ impl Run<'_> {
             features,
             input: self.input(),
         };
-        // a model wanted: k-induction builds a quantifier-free one by interpolation, and the
-        // native lanes (whose safety answers are k-inductive invariants) look for
-        // counterexamples only
+        // a model wanted: the native lanes (whose safety answers are k-inductive invariants)
+        // look for counterexamples only (k-induction's answers are made inductive when
+        // accepted: [`Run::k_to_one`])
         let mut engine_options = opts.engine_options.clone();
-        engine_options.kind.inductive_model |= opts.need_model;
         engine_options.native.bmc_only |= opts.need_model;
         let pf = Portfolio::start(&lanes, &problem, &engine_options, smt);
         self.portfolio(pf, &psys, &backs, opts)
@@ -723,8 +727,16 @@ impl Run<'_> {
                     debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
                     self.accept_model(model_back(backs, m), name)
                 }
-                Answer::SafeKInductive { k, property, model } => {
+                Answer::SafeKInductive {
+                    k,
+                    property,
+                    model,
+                    later,
+                } => {
                     if opts.need_model {
+                        let model = later
+                            .and_then(|l| self.k_to_one(&l, psys, name))
+                            .unwrap_or(model);
                         self.accept_model(model_back(backs, model), name)
                     } else {
                         let property = model_back(backs, property);

@@ -29,13 +29,19 @@ fn a_k_inductive_invariant_is_the_answer_unless_a_model_is_printed() {
     );
     assert!(stats.contains("; models quantified: 0"), "{stats}");
     assert!(stats.contains("; judged: 1 by z3"), "{stats}");
-    // asked for a model: the inductive strengthening, made quantifier-free and checked as
-    // a model
+    // asked for a model: the property made inductive by interpolation after the answer
+    // (not by eliminating the quantifiers of the engine's strengthening), checked as a model
     let (out, stats) = kind(&["--print-witness"]);
     let mut lines = out.lines();
     assert_eq!(lines.next(), Some("sat"), "{stats}");
     assert!(out.contains("(define-fun Node.step"), "{out}");
+    assert!(!out.contains("exists") && !out.contains("forall"), "{out}");
     assert!(!stats.contains("inductive invariant checked"), "{stats}");
+    assert!(
+        stats.contains("; k-inductive models made inductive: 1 (no interpolant: 0)"),
+        "{stats}"
+    );
+    assert!(stats.contains("; models quantified: 0"), "{stats}");
 }
 
 /// A conjunctive head (two head occurrences in one assertion): the judge does not unroll

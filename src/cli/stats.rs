@@ -156,6 +156,8 @@ pub fn stats_json(o: &Outcome) -> serde_json::Value {
         "models-quantified": s.models_quantified,
         "models-qe-fallback": s.models_qe_fallback,
         "models-qe-failed": s.models_qe_failed,
+        "models-k-to-1": s.models_k_to_one,
+        "models-k-to-1-failed": s.models_k_to_one_failed,
         "judges": s.judges,
         "judgments": s.judgments,
         "judge-seconds": s.judge_seconds,
@@ -219,6 +221,13 @@ pub fn print_stats(o: &Outcome) {
         s.models_qe_fallback,
         s.models_qe_failed
     );
+    if s.models_k_to_one + s.models_k_to_one_failed > 0 {
+        errln!(
+            "; k-inductive models made inductive: {} (no interpolant: {})",
+            s.models_k_to_one,
+            s.models_k_to_one_failed
+        );
+    }
     for (b, st) in &s.interpolation {
         errln!(
             "; interpolation {b}: asked {}, interpolants {}, sat {}, unknown {}, check-failures {}, seconds {:.3}, size {}",

@@ -44,11 +44,13 @@ pub enum Answer {
     /// A model: per predicate, a formula over its parameters.
     Safe(Model),
     /// A `k`-inductive invariant `property` (per predicate, quantifier-free) and `model`, a
-    /// model stronger than it (it may have quantifiers): k-induction's answer.
+    /// model stronger than it (it may have quantifiers): k-induction's answer. `later` makes
+    /// a quantifier-free model from the property, for a run that wants one.
     SafeKInductive {
         k: usize,
         property: Model,
         model: Model,
+        later: Option<KToOne>,
     },
     /// A derivation of `false` (a tree when clauses are non-linear).
     Unsafe(Cex),
@@ -86,6 +88,41 @@ pub struct AccelAnswer {
 impl fmt::Debug for AccelAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "AccelAnswer({} segments)", self.path.segments())
+    }
+}
+
+/// A k-inductive property of a transition system, to be made an inductive, quantifier-free
+/// model when one is wanted ([`super::kinductive::to_inductive`]): after the answer, under
+/// the run's deadline, not in the engine's time slice.
+#[derive(Clone)]
+pub struct KToOne {
+    k: usize,
+    property: crate::logic::Term,
+    adapter: Arc<TsAdapter>,
+}
+
+impl fmt::Debug for KToOne {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KToOne(k = {})", self.k)
+    }
+}
+
+impl KToOne {
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The inductive strengthening of the property by interpolation with `itp`, as a model
+    /// of the clauses `graph`.
+    pub fn model(
+        &self,
+        graph: &ChcSystem,
+        itp: &mut crate::interp::Interpolator,
+        kill: &crate::smt::KillSwitch,
+    ) -> Result<Model, Stop> {
+        let ts = &self.adapter.ts;
+        let inv = super::kinductive::to_inductive(ts, &self.property, self.k.max(1), itp, kill)?;
+        Ok(self.adapter.model(graph, &inv))
     }
 }
 
@@ -229,6 +266,11 @@ impl Engine for OnTs {
                 k,
                 property: adapter.model(&problem.graph, &property),
                 model: adapter.model(&problem.graph, &strengthening),
+                later: Some(KToOne {
+                    k,
+                    property,
+                    adapter: adapter.clone(),
+                }),
             },
             TsAnswer::Unsafe { k, vals } => {
                 adapter.cex(k, &vals).map_or_else(unmapped, Answer::Unsafe)

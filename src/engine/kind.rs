@@ -11,52 +11,29 @@
 //! (Step-local variables of the query are existential, so `P@i` is asserted with fresh
 //! locals: a weaker assumption, which keeps the step check sound.)
 //!
-//! When a quantifier-free model is wanted ([`Config::inductive_model`]), the strengthening is
-//! instead built by interpolation from the k-inductive property, as Golem's `kind` does
-//! ([`kinductive::to_inductive`]: about `log2 k` interpolation calls, where eliminating the
+//! A run that wants a quantifier-free model makes one from the k-inductive property after
+//! the answer, outside the engine and its time slice ([`crate::engine::KToOne`]: by
+//! interpolation, [`kinductive::to_inductive`], about `log2 k` calls, where eliminating the
 //! quantifiers of `I` projects whole unrollings of a transition relation whose havocked
 //! variables and disjunctions make the projection blow up).
 
 use super::unroll::BmcSteps;
-use super::{kinductive, log_progress, Stop, TsAnswer, TsEngine, Unroller};
-use crate::interp::{Backend, InterpConfig, Interpolator};
+use super::{log_progress, Stop, TsAnswer, TsEngine, Unroller};
 use crate::logic::*;
 use crate::smt::{SatResult, Smt, SmtStats, SolverConfig};
 use crate::ts::TransitionSystem;
-use std::time::Duration;
 
 /// k-induction settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Config {
     /// Give up after this k (default: none).
     pub max_k: Option<usize>,
-    /// Build a quantifier-free inductive strengthening of a k-inductive property by
-    /// interpolation before answering (default: false; a run that prints or returns a model
-    /// sets it). When interpolation fails, the quantified strengthening is the answer's.
-    pub inductive_model: bool,
-    /// Limit on one interpolation call of one backend (default 3 s).
-    pub interp_timeout: Duration,
-    /// Interpolation backends in order of preference (default: [`Backend::ALL`]).
-    pub backends: Vec<Backend>,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            max_k: None,
-            inductive_model: false,
-            interp_timeout: Duration::from_secs(3),
-            backends: Backend::ALL.to_vec(),
-        }
-    }
 }
 
 pub struct KInduction {
     cfg: Config,
     k: usize,
     smt: SmtStats,
-    /// How the strengthening was built: `interpolation`, `quantified` (none yet: empty).
-    strengthening_by: &'static str,
 }
 
 impl KInduction {
@@ -65,14 +42,13 @@ impl KInduction {
             cfg,
             k: 0,
             smt: SmtStats::default(),
-            strengthening_by: "",
         }
     }
 
     fn run(&mut self, ts: &TransitionSystem, cfg: &SolverConfig) -> Result<TsAnswer, Stop> {
         let mut base = BmcSteps::new(Unroller::new(Smt::new(cfg, "kind-base")?));
         let mut step = Unroller::new(Smt::new(cfg, "kind-step")?);
-        let r = self.unroll(ts, &mut base, &mut step, cfg);
+        let r = self.unroll(ts, &mut base, &mut step);
         self.smt = base.stats();
         self.smt += step.smt.stats();
         r
@@ -83,7 +59,6 @@ impl KInduction {
         ts: &TransitionSystem,
         base: &mut BmcSteps,
         step: &mut Unroller,
-        cfg: &SolverConfig,
     ) -> Result<TsAnswer, Stop> {
         for k in 0.. {
             if self.cfg.max_k.is_some_and(|m| k > m) {
@@ -99,7 +74,7 @@ impl KInduction {
             step.push()?;
             step.assert_at(ts, &ts.query, k)?;
             match step.check()? {
-                SatResult::Unsat => return Ok(self.answer(ts, k, cfg)),
+                SatResult::Unsat => return Ok(self.answer(ts, k)),
                 SatResult::Unknown => return Err(Stop::SolverUnknown),
                 SatResult::Sat => {}
             }
@@ -110,55 +85,18 @@ impl KInduction {
         unreachable!()
     }
 
-    /// The answer once `not query` is `k`-inductive: the property with its strengthening
-    /// when the query has no variables besides the state's (then `not query` is
-    /// quantifier-free), else the strengthening alone. The strengthening is built by
-    /// interpolation when [`Config::inductive_model`] asks for it and that succeeds.
-    fn answer(&mut self, ts: &TransitionSystem, k: usize, smt: &SolverConfig) -> TsAnswer {
+    /// The answer once `not query` is `k`-inductive: the property with its (quantified)
+    /// strengthening when the query has no variables besides the state's (then `not query`
+    /// is quantifier-free), else the strengthening alone.
+    fn answer(&mut self, ts: &TransitionSystem, k: usize) -> TsAnswer {
         let qf_query = free_vars(&ts.query).iter().all(|v| ts.state.contains(v));
         if k == 0 || !qf_query {
-            self.strengthening_by = "quantified";
             return TsAnswer::Safe(strengthening(ts, k));
         }
-        let property = mk_not(ts.query.clone());
-        let strengthening = match self.interpolated(ts, &property, k, smt) {
-            Some(inv) => inv,
-            None => {
-                self.strengthening_by = "quantified";
-                strengthening(ts, k)
-            }
-        };
         TsAnswer::SafeKInductive {
             k,
-            property,
-            strengthening,
-        }
-    }
-
-    /// An inductive invariant stronger than the `k`-inductive `property`, by interpolation
-    /// ([`kinductive::to_inductive`]), when asked for and found.
-    fn interpolated(
-        &mut self,
-        ts: &TransitionSystem,
-        property: &Term,
-        k: usize,
-        smt: &SolverConfig,
-    ) -> Option<Term> {
-        if !self.cfg.inductive_model {
-            return None;
-        }
-        let mut icfg = InterpConfig::for_engine(&self.cfg.backends, smt);
-        icfg.timeout = self.cfg.interp_timeout;
-        let mut itp = Interpolator::new(icfg);
-        match kinductive::to_inductive(ts, property, k.max(1), &mut itp, &smt.kill) {
-            Ok(inv) => {
-                self.strengthening_by = "interpolation";
-                Some(inv)
-            }
-            Err(e) => {
-                log::info!("kind: no interpolated strengthening ({e}); quantified instead");
-                None
-            }
+            property: mk_not(ts.query.clone()),
+            strengthening: strengthening(ts, k),
         }
     }
 }
@@ -207,17 +145,14 @@ impl TsEngine for KInduction {
     }
 
     fn stats(&self) -> crate::engine::EngineStats {
-        let mut fields = vec![("k", self.k.into())];
-        if !self.strengthening_by.is_empty() {
-            fields.push(("strengthening by", self.strengthening_by.into()));
-        }
-        crate::engine::EngineStats::new(self.smt, fields)
+        crate::engine::EngineStats::new(self.smt, vec![("k", self.k.into())])
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interp::{Backend, InterpConfig, Interpolator};
     use crate::testing::solver;
     use crate::testing::ts::inductive_failure;
 
@@ -244,32 +179,31 @@ mod tests {
         }
     }
 
+    /// The answer carries the k-inductive property; the run makes it inductive and
+    /// quantifier-free only when a model is wanted (with [`kinductive::to_inductive`], here
+    /// through the core-generalized interpolants alone).
     #[test]
-    fn a_wanted_model_is_an_interpolated_quantifier_free_strengthening() {
+    fn the_property_of_a_k_inductive_answer_becomes_a_quantifier_free_model() {
         let Some(z3) = solver(crate::smt::SolverKind::Z3) else {
             return;
         };
         let ts = swap();
-        for wanted in [false, true] {
-            let mut e = KInduction::new(Config {
-                inductive_model: wanted,
-                ..Config::default()
-            });
-            let TsAnswer::SafeKInductive {
-                k, strengthening, ..
-            } = e.solve(&ts, &z3)
-            else {
-                panic!("not a k-inductive answer");
-            };
-            assert_eq!(k, 2);
-            let by = if wanted {
-                "interpolation"
-            } else {
-                "quantified"
-            };
-            assert_eq!(e.strengthening_by, by);
-            assert!(!has_quantifier(&strengthening), "{strengthening:?}");
-            assert_eq!(inductive_failure(&z3, &ts, &strengthening), None);
-        }
+        let mut e = KInduction::new(Config::default());
+        let TsAnswer::SafeKInductive {
+            k,
+            property,
+            strengthening,
+        } = e.solve(&ts, &z3)
+        else {
+            panic!("not a k-inductive answer");
+        };
+        assert_eq!(k, 2);
+        assert_eq!(inductive_failure(&z3, &ts, &strengthening), None);
+        let kill = crate::smt::KillSwitch::default();
+        let mut itp = Interpolator::new(InterpConfig::for_engine(&[Backend::Cores], &z3));
+        let inv = super::super::kinductive::to_inductive(&ts, &property, k, &mut itp, &kill)
+            .expect("an interpolated strengthening");
+        assert!(!has_quantifier(&inv), "{inv:?}");
+        assert_eq!(inductive_failure(&z3, &ts, &inv), None, "{inv:?}");
     }
 }

@@ -41,7 +41,7 @@ pub mod trl;
 mod unroll;
 
 pub use api::{
-    AccelAnswer, Answer, Counter, Engine, EngineStats, ExpandError, Input, OnTs, Problem,
+    AccelAnswer, Answer, Counter, Engine, EngineStats, ExpandError, Input, KToOne, OnTs, Problem,
 };
 pub use named::Named;
 pub use unroll::{bmc_query, confirm_cex, Unroller};

@@ -307,7 +307,11 @@ fn chains(seed: u64, count: usize) -> Vec<Vec<Term>> {
 fn pair_expect(b: Backend) -> Expect<impl Fn(usize) -> bool, impl Fn(usize) -> bool> {
     Expect {
         required: move |i: usize| match b {
-            Backend::SmtInterpol | Backend::Z3 | Backend::Own | Backend::Farkas => true,
+            Backend::SmtInterpol
+            | Backend::Z3
+            | Backend::Own
+            | Backend::Farkas
+            | Backend::Cores => true,
             Backend::Yices => i.is_multiple_of(4) || i % 4 == 3,
             Backend::Cvc5 => false,
         },
@@ -352,6 +356,7 @@ backend_tests! {
     yices: Backend::Yices;
     own: Backend::Own;
     farkas: Backend::Farkas;
+    cores: Backend::Cores;
 }
 
 #[test]
@@ -361,7 +366,7 @@ fn satisfiable_queries_give_checked_models() {
         mk_le(iv("x"), n(5)),
         mk_eq(mk_mod(iv("x"), 2.into()), n(0)),
     ]);
-    for bk in Backend::ALL {
+    for bk in Backend::NAMED {
         // a satisfiable query must be answered: the long limit, so that a loaded machine
         // (a JVM start under load) does not fail the test
         let Some((mut ip, _)) = only(bk, "satisfiable_queries_give_checked_models", LONG) else {

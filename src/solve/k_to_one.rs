@@ -1,0 +1,83 @@
+//! k-induction's answer made a quantifier-free model, when the run wants one (`--print-witness`,
+//! `(get-model)`, the library's model): the k-inductive property strengthened into an
+//! inductive invariant by interpolation ([`crate::engine::kinductive::to_inductive`], the
+//! construction of Golem's `kind` witness), while the other lanes wait.
+//!
+//! It runs here, after the answer, under the run's deadline: inside the engine it ran in
+//! k-induction's time slice, which ended it. On Sally's `oral_messages` files (LRA-Lin)
+//! k-induction succeeds at k = 4 in 0.1-0.4 s and the interpolants take 1-4 s; when no
+//! interpolant comes, the engine's quantified strengthening goes to quantifier elimination
+//! as before.
+
+use super::*;
+use crate::engine::KToOne;
+use crate::interp::{Backend, InterpConfig, Interpolator};
+use crate::smt::KillSwitch;
+use std::sync::mpsc;
+
+/// The backends, in order: the core-generalized projections first (the only ones that answer
+/// on `oral_messages`, where the transition relation's `ite`s make the exact projection and
+/// the cube pairs of the Farkas backend run past their bounds), then the others that answer
+/// k-to-1 queries on LIA-Lin (docs/real-arithmetic.md, "k-induction's models").
+const ORDER: [Backend; 4] = [
+    Backend::Cores,
+    Backend::Farkas,
+    Backend::Own,
+    Backend::Yices,
+];
+
+impl Run<'_> {
+    /// The inductive, quantifier-free model of `l`, within half of the time the checks may
+    /// take ([`Run::check_budget`]: the other half is left to check it); `None` when no
+    /// interpolant comes in time.
+    pub(super) fn k_to_one(
+        &mut self,
+        l: &KToOne,
+        psys: &ChcSystem,
+        engine: &'static str,
+    ) -> Option<Model> {
+        let budget = self.check_budget().map(|b| b * 3 / 4);
+        let kill = KillSwitch::new();
+        // the run's deadline reaches the interpolants' solvers through their kill switch
+        let (done, over) = mpsc::channel::<()>();
+        if let Some(b) = budget {
+            let kill = kill.clone();
+            let _ = std::thread::Builder::new()
+                .name("k-to-1".into())
+                .spawn(move || {
+                    if let Err(mpsc::RecvTimeoutError::Timeout) = over.recv_timeout(b) {
+                        kill.kill_all();
+                    }
+                });
+        }
+        let mut icfg = InterpConfig::for_engine(
+            &ORDER,
+            &SolverConfig {
+                kill: kill.clone(),
+                ..self.smt.clone()
+            },
+        );
+        if let Some(b) = budget {
+            icfg.timeout = b;
+        }
+        let start = Instant::now();
+        let r = l.model(psys, &mut Interpolator::new(icfg), &kill);
+        drop(done);
+        match r {
+            Ok(m) => {
+                self.stats.models_k_to_one += 1;
+                log::info!(
+                    "{engine}: the {}-inductive property made inductive by interpolation in {:.2}s",
+                    l.k(),
+                    start.elapsed().as_secs_f64()
+                );
+                Some(m)
+            }
+            Err(e) => {
+                self.stats.models_k_to_one_failed += 1;
+                log::info!("{engine}: no interpolated model ({e}); the quantified one instead");
+                None
+            }
+        }
+    }
+}
