@@ -727,21 +727,8 @@ impl Run<'_> {
                     debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
                     self.accept_model(model_back(backs, m), name)
                 }
-                Answer::SafeKInductive {
-                    k,
-                    property,
-                    model,
-                    later,
-                } => {
-                    if opts.need_model {
-                        let model = later
-                            .and_then(|l| self.k_to_one(&l, psys, name))
-                            .unwrap_or(model);
-                        self.accept_model(model_back(backs, model), name)
-                    } else {
-                        let property = model_back(backs, property);
-                        self.accept_kinductive(k, property, || model_back(backs, model), name)
-                    }
+                a @ Answer::SafeKInductive { .. } => {
+                    self.accept_k_answer(a, (psys, backs), opts.need_model, name)
                 }
                 Answer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), name),
                 Answer::UnsafeInput(cex) => self.accept_cex(cex, name),

@@ -27,6 +27,37 @@ const ORDER: [Backend; 4] = [
 ];
 
 impl Run<'_> {
+    /// k-induction's answer: its k-inductive property checked as such when no model is
+    /// wanted ([`Run::accept_kinductive`]), else a model made of it ([`Run::k_to_one`], or the
+    /// engine's quantified strengthening when that fails) checked as a model.
+    pub(super) fn accept_k_answer(
+        &mut self,
+        answer: Answer,
+        (psys, backs): (&ChcSystem, &[Box<dyn BackTranslate>]),
+        need_model: bool,
+        engine: &'static str,
+    ) -> Option<Verdict> {
+        let Answer::SafeKInductive {
+            k,
+            property,
+            model,
+            later,
+        } = answer
+        else {
+            log::error!("{engine}: not a k-inductive answer (a bug)");
+            return None;
+        };
+        if need_model {
+            let model = later
+                .and_then(|l| self.k_to_one(&l, psys, engine))
+                .unwrap_or(model);
+            self.accept_model(model_back(backs, model), engine)
+        } else {
+            let property = model_back(backs, property);
+            self.accept_kinductive(k, property, || model_back(backs, model), engine)
+        }
+    }
+
     /// The inductive, quantifier-free model of `l`, within half of the time the checks may
     /// take ([`Run::check_budget`]: the other half is left to check it); `None` when no
     /// interpolant comes in time.
