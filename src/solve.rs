@@ -496,7 +496,7 @@ impl Run<'_> {
                 .is_some_and(|mb| crate::mem::used() as u64 > mb.saturating_mul(1 << 20))
     }
 
-    fn remaining(&self) -> Option<Duration> {
+    pub(super) fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
     }

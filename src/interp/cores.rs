@@ -25,6 +25,7 @@
 use super::backend::Answer;
 use crate::logic::{free_vars, mbp, mk_and, mk_implies, mk_not, mk_or, mk_var, Sort, Term, Var};
 use crate::smt::{SatResult, Smt, SmtError};
+use rustc_hash::FxHashMap;
 
 /// Most disjuncts before it gives up.
 pub const MAX_DISJUNCTS: usize = 1024;
@@ -45,7 +46,7 @@ pub(super) fn interpolate(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, S
         smt.assert(&mk_implies(sel_a.clone(), a.clone()))?;
         smt.assert(&mk_implies(sel_b.clone(), b.clone()))?;
         let mut disj: Vec<Term> = vec![];
-        let mut lits = 0usize;
+        let mut selectors: FxHashMap<Term, Term> = FxHashMap::default();
         loop {
             let m = match smt.check_sat_assuming(std::slice::from_ref(&sel_a))? {
                 SatResult::Unsat => return Ok(Answer::Interpolants(vec![mk_or(disj)])),
@@ -63,13 +64,22 @@ pub(super) fn interpolate(smt: &mut Smt, a: &Term, b: &Term) -> Result<Answer, S
                 Ok(p) => p.lits,
                 Err(e) => return Ok(Answer::Unknown(format!("cores: projection: {e}"))),
             };
-            // each literal of `p` behind its own selector
+            // each literal of `p` behind its own selector (asserted once: projections of
+            // different models share most of their literals)
             let mut named: Vec<(Term, Term)> = vec![];
             for l in p {
-                let s = mk_var(&format!("itp!l{lits}"), Sort::Bool);
-                lits += 1;
-                smt.assert(&mk_implies(s.clone(), l.clone()))?;
-                named.push((s, l));
+                let s = match selectors.get(&l) {
+                    Some(s) => s.clone(),
+                    None => {
+                        let s = mk_var(&format!("itp!l{}", selectors.len()), Sort::Bool);
+                        smt.assert(&mk_implies(s.clone(), l.clone()))?;
+                        selectors.insert(l.clone(), s.clone());
+                        s
+                    }
+                };
+                if !named.iter().any(|(t, _)| *t == s) {
+                    named.push((s, l));
+                }
             }
             let mut sels = vec![sel_b.clone()];
             sels.extend(named.iter().map(|(s, _)| s.clone()));
