@@ -217,37 +217,21 @@ fn run_step(
         *cur = kill.clone();
     }
     // the slice's end kills the engine's solvers; the engine then returns Unknown(Killed)
-    let over = Arc::new(AtomicBool::new(false));
-    let done = slice.map(|s| slice_timer(kill.clone(), s, over.clone()));
+    let timer = slice.map(|s| kill.kill_after(s, "time slice"));
     let mut cfg = smt.clone();
     cfg.kill = kill;
     let report = run_engine(engine, problem, opts, &cfg);
-    drop(done);
+    let over = timer.is_some_and(|t| t.fired());
     let answered = !report.answer.is_unknown();
     if tx.send(Msg::Report(report)).is_err() || answered || stopped.load(Ordering::SeqCst) {
         // an answer ends the lane: if it fails validation, the other lanes go on
         return StepEnd::Answered;
     }
-    if over.load(Ordering::SeqCst) {
+    if over {
         StepEnd::SliceOver
     } else {
         StepEnd::GaveUp
     }
-}
-
-/// Kills `kill` after `slice` (and sets `over`), unless the returned sender is dropped first.
-fn slice_timer(kill: KillSwitch, slice: Duration, over: Arc<AtomicBool>) -> mpsc::Sender<()> {
-    let (done_tx, done_rx) = mpsc::channel::<()>();
-    let _ = std::thread::Builder::new()
-        .name("slice".into())
-        .spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(slice) {
-                log::info!("time slice of {:.1}s over", slice.as_secs_f64());
-                over.store(true, Ordering::SeqCst);
-                kill.kill_all();
-            }
-        });
-    done_tx
 }
 
 /// Runs one engine to its end; a panic becomes `Unknown(Bug)` (and is logged as a bug).

@@ -78,15 +78,9 @@ impl Backend {
     /// Every backend: [`Backend::ALL`] and the core-generalized projections, which only the
     /// conversion of k-inductive answers into models asks by default
     /// (docs/interpolation.md).
-    pub const NAMED: [Backend; 7] = [
-        Backend::Farkas,
-        Backend::Own,
-        Backend::Yices,
-        Backend::SmtInterpol,
-        Backend::Z3,
-        Backend::Cvc5,
-        Backend::Cores,
-    ];
+    pub fn every() -> impl Iterator<Item = Backend> {
+        Backend::ALL.into_iter().chain([Backend::Cores])
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -121,8 +115,7 @@ impl fmt::Display for Backend {
 impl FromStr for Backend {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Backend::NAMED
-            .into_iter()
+        Backend::every()
             .find(|b| b.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
                 format!("unknown interpolation backend `{s}` (smtinterpol, z3, cvc5, yices, own, farkas, cores)")

@@ -366,7 +366,7 @@ fn satisfiable_queries_give_checked_models() {
         mk_le(iv("x"), n(5)),
         mk_eq(mk_mod(iv("x"), 2.into()), n(0)),
     ]);
-    for bk in Backend::NAMED {
+    for bk in Backend::every() {
         // a satisfiable query must be answered: the long limit, so that a loaded machine
         // (a JVM start under load) does not fail the test
         let Some((mut ip, _)) = only(bk, "satisfiable_queries_give_checked_models", LONG) else {

@@ -3,7 +3,8 @@
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 /// Set by [`shut_down`]: the process is exiting, every solver started from now on is killed.
 static SHUTDOWN: AtomicBool = AtomicBool::new(false);
@@ -30,6 +31,19 @@ pub fn shutting_down() -> bool {
     SHUTDOWN.load(Ordering::SeqCst)
 }
 
+/// [`KillSwitch::kill_after`]'s timer: dropping it before the limit keeps the switch alive.
+pub struct KillTimer {
+    _done: mpsc::Sender<()>,
+    fired: Arc<AtomicBool>,
+}
+
+impl KillTimer {
+    /// Whether the limit passed and the switch was killed.
+    pub fn fired(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
+    }
+}
+
 /// A switch shared by all solvers of one engine (clone it to share it).
 ///
 /// [`KillSwitch::kill_all`] sends SIGKILL to every live solver process started with it, from
@@ -54,6 +68,24 @@ impl KillSwitch {
     /// A fresh switch, not killed.
     pub fn new() -> KillSwitch {
         KillSwitch::default()
+    }
+
+    /// Kills the switch once `limit` has passed, unless the returned timer is dropped first
+    /// (a time slice's end, a deadline of one task); `what` names the limit in the log.
+    pub fn kill_after(&self, limit: Duration, what: &'static str) -> KillTimer {
+        let (done, wait) = mpsc::channel::<()>();
+        let fired = Arc::new(AtomicBool::new(false));
+        let (kill, flag) = (self.clone(), fired.clone());
+        let _ = std::thread::Builder::new()
+            .name("kill-after".into())
+            .spawn(move || {
+                if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                    log::info!("{what} of {:.1}s over", limit.as_secs_f64());
+                    flag.store(true, Ordering::SeqCst);
+                    kill.kill_all();
+                }
+            });
+        KillTimer { _done: done, fired }
     }
 
     /// Kills every registered solver process now, and makes every later start fail.

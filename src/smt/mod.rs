@@ -35,7 +35,7 @@ pub(crate) use kill::is_alive;
 #[cfg(test)]
 pub(crate) use kill::niceness;
 pub(crate) use kill::sigkill;
-pub use kill::{kill_all_children, shut_down, shutting_down, Deadline, KillSwitch};
+pub use kill::{kill_all_children, shut_down, shutting_down, Deadline, KillSwitch, KillTimer};
 #[doc(hidden)]
 pub use parse::fuzz_answer_readers;
 pub use sexp_term::{parse_goals, parse_term};

@@ -13,12 +13,11 @@ use super::*;
 use crate::engine::KToOne;
 use crate::interp::{Backend, InterpConfig, Interpolator};
 use crate::smt::KillSwitch;
-use std::sync::mpsc;
 
 /// The backends, in order: the core-generalized projections first (the only ones that answer
 /// on `oral_messages`, where the transition relation's `ite`s make the exact projection and
 /// the cube pairs of the Farkas backend run past their bounds), then the others that answer
-/// k-to-1 queries on LIA-Lin (docs/real-arithmetic.md, "k-induction's models").
+/// k-to-1 queries on LIA-Lin (docs/interpolation.md, "Core-generalized projections").
 const ORDER: [Backend; 4] = [
     Backend::Cores,
     Backend::Farkas,
@@ -71,17 +70,7 @@ impl Run<'_> {
         let budget = self.remaining().map(|r| r * 3 / 4);
         let kill = KillSwitch::new();
         // the run's deadline reaches the interpolants' solvers through their kill switch
-        let (done, over) = mpsc::channel::<()>();
-        if let Some(b) = budget {
-            let kill = kill.clone();
-            let _ = std::thread::Builder::new()
-                .name("k-to-1".into())
-                .spawn(move || {
-                    if let Err(mpsc::RecvTimeoutError::Timeout) = over.recv_timeout(b) {
-                        kill.kill_all();
-                    }
-                });
-        }
+        let timer = budget.map(|b| kill.kill_after(b, "k-to-1 interpolation"));
         let mut icfg = InterpConfig::for_engine(
             &ORDER,
             &SolverConfig {
@@ -94,7 +83,7 @@ impl Run<'_> {
         }
         let start = Instant::now();
         let r = l.model(psys, &mut Interpolator::new(icfg), &kill);
-        drop(done);
+        drop(timer);
         match r {
             Ok(m) => {
                 self.stats.models_k_to_one += 1;
