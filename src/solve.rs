@@ -716,7 +716,8 @@ impl Run<'_> {
                 stats,
                 stop,
             });
-            // the other lanes wait (their solvers stopped) while the answer is checked
+            // with `--pause-to-check on` the other lanes wait (their solvers stopped) while the
+            // answer is checked; by default they run on, and their answers queue
             let checking = !matches!(answer, Answer::Unknown(_)) && self.pause_to_check;
             self.others_running = pf.running > 0;
             if checking {

@@ -90,6 +90,7 @@ fn timeout_is_honoured_and_kills_every_solver() {
         "took {took:?} for --timeout 2 (bound {limit:?})"
     );
     no_process_left_with(link.to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

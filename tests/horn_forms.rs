@@ -193,9 +193,9 @@ fn general_forms_solve_end_to_end() {
              (check-sat)\n"
         )
     };
+    let dir = std::env::temp_dir().join(format!("chcsolve-horn-forms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
     for (bad, want) in [("(> z 10)", "sat"), ("(= z 10)", "unsat")] {
-        let dir = std::env::temp_dir().join(format!("chcsolve-horn-forms-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("{want}.smt2"));
         std::fs::write(&path, text(bad)).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_chcsolve"))
@@ -205,6 +205,7 @@ fn general_forms_solve_end_to_end() {
             .unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), want, "{bad}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// kind2's systems: MAIN's step goes through `top_step`, defined by one clause over node

@@ -1,7 +1,8 @@
 //! k-induction's answer made a quantifier-free model, when the run wants one (`--print-witness`,
 //! `(get-model)`, the library's model): the k-inductive property strengthened into an
 //! inductive invariant by interpolation ([`crate::engine::kinductive::to_inductive`], the
-//! construction of Golem's `kind` witness), while the other lanes wait.
+//! construction of Golem's `kind` witness). The other lanes run on meanwhile (unless
+//! `--pause-to-check on`), and their answers queue until it ends.
 //!
 //! It runs here, after the answer, under the run's deadline: inside the engine it ran in
 //! k-induction's time slice, which ended it. On Sally's `oral_messages` files (LRA-Lin)
