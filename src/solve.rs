@@ -717,8 +717,13 @@ impl Run<'_> {
                 stop,
             });
             // with `--pause-to-check on` the other lanes wait (their solvers stopped) while the
-            // answer is checked; by default they run on, and their answers queue
-            let checking = !matches!(answer, Answer::Unknown(_)) && self.pause_to_check;
+            // answer is checked; by default they run on, and their answers queue. A
+            // k-inductive answer made a model pauses them too: the `cores` backend's helper
+            // processes take their cores (solve/k_to_one.rs).
+            let k_to_one =
+                opts.need_model && matches!(answer, Answer::SafeKInductive { later: Some(_), .. });
+            let checking =
+                !matches!(answer, Answer::Unknown(_)) && (self.pause_to_check || k_to_one);
             self.others_running = pf.running > 0;
             if checking {
                 pf.pause();

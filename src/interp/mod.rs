@@ -145,6 +145,10 @@ pub struct InterpConfig {
     pub checkers: Vec<SolverConfig>,
     /// Limit on one backend call; the process is killed and restarted after it.
     pub timeout: Duration,
+    /// Solver processes the `cores` backend runs in parallel (1: no helpers). More than one
+    /// only where the caller's other lanes are idle: the k-to-1 conversion, which runs while
+    /// they wait.
+    pub workers: usize,
 }
 
 impl InterpConfig {
@@ -193,6 +197,7 @@ impl InterpConfig {
             backends,
             checkers,
             timeout: Duration::from_secs(10),
+            workers: 1,
         }
     }
 }
@@ -203,6 +208,8 @@ pub struct Interpolator {
     cfg: InterpConfig,
     procs: Vec<Option<Smt>>,
     checkers: Vec<Option<Smt>>,
+    /// The `cores` backend's helper processes ([`InterpConfig::workers`] - 1 of them).
+    helpers: Vec<Smt>,
     calls: usize,
 }
 
@@ -211,6 +218,7 @@ impl Interpolator {
         Interpolator {
             procs: cfg.backends.iter().map(|_| None).collect(),
             checkers: cfg.checkers.iter().map(|_| None).collect(),
+            helpers: vec![],
             cfg,
             calls: 0,
         }
@@ -313,11 +321,28 @@ impl Interpolator {
             let smt = Smt::new(&cfg, &format!("interp-{backend}")).map_err(|e| e.to_string())?;
             self.procs[i] = Some(smt);
         }
+        if backend == Backend::Cores {
+            self.start_helpers(&cfg)?;
+        }
         let smt = self.procs[i].as_mut().unwrap();
         let deadline = smt.deadline(self.cfg.timeout);
-        let r = sequence_with(backend, smt, parts, &mut self.calls);
+        let helpers = if backend == Backend::Cores {
+            &mut self.helpers[..]
+        } else {
+            &mut []
+        };
+        let helper_deadlines: Vec<_> = helpers
+            .iter()
+            .map(|h| h.deadline(self.cfg.timeout))
+            .collect();
+        let r = sequence_with(backend, smt, helpers, parts, &mut self.calls);
         let fired = deadline.fired();
         drop(deadline);
+        drop(helper_deadlines);
+        if backend == Backend::Cores && (r.is_err() || self.helpers.iter().any(|h| !h.is_alive())) {
+            // a helper that failed is in an unknown scope: all start again on the next call
+            self.helpers.clear();
+        }
         match r {
             Ok(a) => Ok(a),
             Err(e) => {
@@ -329,6 +354,18 @@ impl Interpolator {
                 }
             }
         }
+    }
+
+    /// The `cores` backend's helpers, started with `cfg` and each its own random seed.
+    fn start_helpers(&mut self, cfg: &SolverConfig) -> Result<(), String> {
+        while self.helpers.len() + 1 < self.cfg.workers {
+            let n = self.helpers.len() + 1;
+            let mut h = Smt::new(cfg, &format!("interp-cores-{n}")).map_err(|e| e.to_string())?;
+            h.raw(&format!("(set-option :random-seed {})", 17 * n))
+                .map_err(|e| e.to_string())?;
+            self.helpers.push(h);
+        }
+        Ok(())
     }
 
     /// A checker process of a different solver than `producer`.
@@ -420,6 +457,7 @@ impl Interpolator {
 fn sequence_with(
     backend: Backend,
     smt: &mut Smt,
+    helpers: &mut [Smt],
     parts: &[Term],
     calls: &mut usize,
 ) -> Result<Answer, SmtError> {
@@ -438,7 +476,7 @@ fn sequence_with(
             Backend::Yices => backend::yices(smt, &a, &b)?,
             Backend::Own => own::project(smt, &a, &b)?,
             Backend::Farkas => farkas::interpolate(smt, &a, &b)?,
-            Backend::Cores => cores::interpolate(smt, &a, &b)?,
+            Backend::Cores => cores::interpolate(smt, helpers, &a, &b)?,
             Backend::SmtInterpol => unreachable!(),
         };
         match ans {

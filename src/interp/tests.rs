@@ -184,6 +184,16 @@ fn recheck(kind: SolverKind, parts: &[Term], itps: &[Term]) {
 /// An interpolator with `b` alone and a limit of `secs`, or `None` (after
 /// [`crate::testing::skip`]) when its solver or a checker (z3 and yices) is missing.
 fn only(b: Backend, test: &str, secs: u64) -> Option<(Interpolator, SolverKind)> {
+    only_with(b, test, secs, 1)
+}
+
+/// [`only`] with `workers` processes for the `cores` backend ([`InterpConfig::workers`]).
+fn only_with(
+    b: Backend,
+    test: &str,
+    secs: u64,
+    workers: usize,
+) -> Option<(Interpolator, SolverKind)> {
     for k in [SolverKind::Z3, SolverKind::Yices] {
         if let Err(e) = find_solver(k, None) {
             crate::testing::skip(&format!("{test} checks with z3 and yices: {e}"));
@@ -206,6 +216,7 @@ fn only(b: Backend, test: &str, secs: u64) -> Option<(Interpolator, SolverKind)>
     let kind = cfg.backends[0].1.kind;
     let cfg = InterpConfig {
         timeout: Duration::from_secs(secs),
+        workers,
         ..cfg
     };
     Some((Interpolator::new(cfg), kind))
@@ -237,8 +248,19 @@ fn run<R: Fn(usize) -> bool, H: Fn(usize) -> bool>(
     queries: &[Vec<Term>],
     expect: Expect<R, H>,
 ) -> usize {
+    run_with(b, 1, test, queries, expect)
+}
+
+/// [`run`] with `workers` processes for the `cores` backend.
+fn run_with<R: Fn(usize) -> bool, H: Fn(usize) -> bool>(
+    b: Backend,
+    workers: usize,
+    test: &str,
+    queries: &[Vec<Term>],
+    expect: Expect<R, H>,
+) -> usize {
     let required = &expect.required;
-    let Some((mut ip, kind)) = only(b, test, SHORT) else {
+    let Some((mut ip, kind)) = only_with(b, test, SHORT, workers) else {
         return 0;
     };
     let mut long = None;
@@ -249,7 +271,7 @@ fn run<R: Fn(usize) -> bool, H: Fn(usize) -> bool>(
         let retry = required(i) || ((expect.hopeful)(i) && answered < expect.at_least);
         if matches!(&answer, Interp::Unknown(e) if e.contains("no answer within")) && retry {
             eprintln!("{test} on {b}: query {i} asked again with {LONG}s");
-            let (ip2, _) = long.get_or_insert_with(|| only(b, test, LONG).unwrap());
+            let (ip2, _) = long.get_or_insert_with(|| only_with(b, test, LONG, workers).unwrap());
             answer = ip2.ask(0, q);
         }
         match answer {
@@ -357,6 +379,55 @@ backend_tests! {
     own: Backend::Own;
     farkas: Backend::Farkas;
     cores: Backend::Cores;
+}
+
+/// The `cores` backend with two helper processes sharing their disjuncts (the k-to-1
+/// conversion's setting): every planted query answered, every interpolant checked, and the
+/// satisfiable query found so.
+mod cores_with_helpers {
+    use super::*;
+
+    #[test]
+    fn random_unsat_pairs() {
+        let q = pairs(7, 16);
+        run_with(
+            Backend::Cores,
+            3,
+            "random_unsat_pairs",
+            &q,
+            pair_expect(Backend::Cores),
+        );
+    }
+
+    #[test]
+    fn random_unsat_sequences() {
+        let q = chains(11, 8);
+        run_with(
+            Backend::Cores,
+            3,
+            "random_unsat_sequences",
+            &q,
+            chain_expect(Backend::Cores),
+        );
+    }
+
+    #[test]
+    fn a_satisfiable_query_gives_a_checked_model() {
+        let a = mk_and(vec![mk_ge(iv("x"), n(3)), mk_eq(iv("a"), iv("x"))]);
+        let b = mk_le(iv("x"), n(5));
+        let Some((mut ip, _)) = only_with(Backend::Cores, "cores_with_helpers", LONG, 3) else {
+            return;
+        };
+        for _ in 0..3 {
+            match ip.ask(0, &[a.clone(), b.clone()]) {
+                Interp::Sat(m) => {
+                    assert_eq!(eval_bool(&a, &m), Ok(true));
+                    assert_eq!(eval_bool(&b, &m), Ok(true));
+                }
+                other => panic!("cores with helpers: {other:?}"),
+            }
+        }
+    }
 }
 
 #[test]

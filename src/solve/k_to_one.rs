@@ -1,8 +1,9 @@
 //! k-induction's answer made a quantifier-free model, when the run wants one (`--print-witness`,
 //! `(get-model)`, the library's model): the k-inductive property strengthened into an
 //! inductive invariant by interpolation ([`crate::engine::kinductive::to_inductive`], the
-//! construction of Golem's `kind` witness). The other lanes run on meanwhile (unless
-//! `--pause-to-check on`), and their answers queue until it ends.
+//! construction of Golem's `kind` witness). The other lanes are paused meanwhile (their
+//! solvers stopped, as with `--pause-to-check on`), so that the `cores` backend runs a
+//! helper process on each core they leave (at most [`MAX_WORKERS`] processes in all).
 //!
 //! It runs here, after the answer, under the run's deadline: inside the engine it ran in
 //! k-induction's time slice, which ended it. On Sally's `oral_messages` files (LRA-Lin)
@@ -25,6 +26,10 @@ const ORDER: [Backend; 4] = [
     Backend::Own,
     Backend::Yices,
 ];
+
+/// Most processes for the `cores` backend: two were measured, on a machine of two cores
+/// (docs/interpolation.md); more processes find more of the same disjuncts at once.
+const MAX_WORKERS: usize = 2;
 
 impl Run<'_> {
     /// k-induction's answer: its k-inductive property checked as such when no model is
@@ -82,6 +87,9 @@ impl Run<'_> {
         if let Some(b) = budget {
             icfg.timeout = b;
         }
+        // the other lanes wait meanwhile: their cores are free for the `cores` backend's
+        // helpers (one per core, at most MAX_WORKERS)
+        icfg.workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_WORKERS));
         let start = Instant::now();
         let r = l.model(psys, &mut Interpolator::new(icfg), &kill);
         drop(timer);
