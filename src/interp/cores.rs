@@ -98,14 +98,19 @@ pub(super) fn interpolate(
         .disjuncts
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    let mut ends = vec![first?];
-    for r in rest {
+    let mut ends = vec![];
+    for (h, r) in helpers.iter_mut().zip(rest) {
         match r {
             Ok(e) => ends.push(e),
-            // a broken helper: its caller restarts it; the answer stands on the others
-            Err(e) => log::debug!("cores: a helper failed: {e}"),
+            // a failed helper is left inside this query's scope: killed, so that the caller
+            // starts a fresh one; the answer stands on the others
+            Err(e) => {
+                log::debug!("cores: a helper failed: {e}");
+                h.kill();
+            }
         }
     }
+    ends.push(first?);
     if ends.iter().any(|e| matches!(e, End::Sat)) {
         return Ok(Answer::Sat);
     }
