@@ -386,6 +386,8 @@ fn solve_judged_here(
     z3.memory_limit_mb = opts.memory_limit;
     z3.paths = opts.paths.clone();
     z3.interp_stats = smt.interp_stats.clone();
+    // the validator's and the judges' processes start while the engines run, not after
+    let _spares = (z3.start_spare(), source.as_ref().map(|_| crate::judge::warm(&judges)));
     // quantifiers over arithmetic in clause constraints (Princess's `forall` in a body):
     // eliminated exactly and confirmed first; the clauses stay equivalent one by one
     let mut sys = sys;

@@ -31,10 +31,12 @@ pub mod reading;
 mod replay;
 mod segment;
 mod sexp;
+mod spare;
 
 pub use model::conversions;
 pub use process::JudgeSolver;
 pub use replay::{judges, JudgeRun};
+pub use spare::{warm, Warm};
 
 use derivation::{Fact, Step};
 use process::Stop;

@@ -69,45 +69,114 @@ pub struct Process {
 
 const SYNC: &str = "chcjudge-sync";
 
-impl Process {
-    /// Starts the solver, to be killed at `deadline`.
-    pub fn start(solver: &JudgeSolver, deadline: Option<Instant>) -> Result<Process, Stop> {
-        let mut cmd = match solver {
-            JudgeSolver::Z3(p) => {
-                let mut c = Command::new(p);
-                c.args(["-in", "-smt2"]);
-                c
-            }
-            JudgeSolver::Cvc5(p) => {
-                let mut c = Command::new(p);
-                c.args(["--lang", "smt2", "--incremental"]);
-                c
-            }
-        };
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| Stop::Died(format!("cannot start {}: {e}", solver.name())))?;
-        if crate::smt::shutting_down() {
-            let _ = child.kill();
+/// A solver process just started, with its reader thread: not yet watched by a deadline.
+pub(super) struct Started {
+    child: Option<Child>,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            crate::smt::sigkill(child.id() as i32);
             let _ = child.wait();
+        }
+    }
+}
+
+impl Started {
+    /// Whether the process has not exited.
+    pub(super) fn alive(&self) -> bool {
+        self.child
+            .as_ref()
+            .is_some_and(|c| crate::smt::is_alive(c.id() as i32))
+    }
+
+    /// Runs one empty check in a scope of its own, so that the solver's set-up of its first
+    /// `check-sat` (about 10 ms for z3 5.4) is done before the process is wanted; the
+    /// process is left as it was, with nothing declared or asserted. For z3 only (cvc5
+    /// would take the check as fixing its logic); false when it did not answer in time.
+    pub(super) fn prime(&mut self, solver: &JudgeSolver) -> bool {
+        if !matches!(solver, JudgeSolver::Z3(_)) {
+            return true;
+        }
+        let sent = self.stdin.as_mut().is_some_and(|s| {
+            s.write_all(b"(push 1)\n(check-sat)\n(pop 1)\n")
+                .and_then(|()| s.flush())
+                .is_ok()
+        });
+        sent && matches!(
+            self.lines.recv_timeout(std::time::Duration::from_secs(2)),
+            Ok(l) if l.trim() == "sat"
+        )
+    }
+}
+
+/// Starts `solver` with a thread that reads its output line by line.
+pub(super) fn spawn(solver: &JudgeSolver) -> Result<Started, Stop> {
+    let mut cmd = match solver {
+        JudgeSolver::Z3(p) => {
+            let mut c = Command::new(p);
+            c.args(["-in", "-smt2"]);
+            c
+        }
+        JudgeSolver::Cvc5(p) => {
+            let mut c = Command::new(p);
+            c.args(["--lang", "smt2", "--incremental"]);
+            c
+        }
+    };
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| Stop::Died(format!("cannot start {}: {e}", solver.name())))?;
+    if crate::smt::shutting_down() {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(Stop::Died("shutting down".into()));
+    }
+    let stdout = child.stdout.take().expect("piped");
+    let stdin = child.stdin.take();
+    // from here on a failure drops `started`, which kills the child
+    let (tx, lines) = channel();
+    let started = Started {
+        child: Some(child),
+        stdin,
+        lines,
+    };
+    std::thread::Builder::new()
+        .name("judge-reader".into())
+        .spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| Stop::Died(format!("cannot start a reader thread: {e}")))?;
+    Ok(started)
+}
+
+impl Process {
+    /// Starts the solver (or takes a spare one, [`super::spare`]), to be killed at
+    /// `deadline`.
+    pub fn start(solver: &JudgeSolver, deadline: Option<Instant>) -> Result<Process, Stop> {
+        let spare = super::spare::take(solver).filter(|s| s.alive());
+        let mut started = match spare {
+            Some(s) => s,
+            None => spawn(solver)?,
+        };
+        if crate::smt::shutting_down() {
             return Err(Stop::Died("shutting down".into()));
         }
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, lines) = channel();
-        std::thread::Builder::new()
-            .name("judge-reader".into())
-            .spawn(move || {
-                for l in BufReader::new(stdout).lines() {
-                    let Ok(l) = l else { break };
-                    if tx.send(l).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| Stop::Died(format!("cannot start a reader thread: {e}")))?;
+        let child = started.child.take().expect("a started child");
+        let stdin = started.stdin.take();
+        let lines = std::mem::replace(&mut started.lines, channel().1);
+        drop(started);
         let fired = Arc::new(AtomicBool::new(false));
         let (cancel, cancelled) = channel::<()>();
         let mut watchdog = None;
@@ -129,7 +198,6 @@ impl Process {
                 .map_err(|e| Stop::Died(format!("cannot start a deadline thread: {e}")))?;
             watchdog = Some(w);
         }
-        let stdin = child.stdin.take();
         let mut p = Process {
             child,
             stdin,
