@@ -16,6 +16,8 @@ use crate::validate;
 
 mod absint;
 mod accept;
+mod defer;
+mod direct;
 mod exact;
 mod k_to_one;
 mod progress;
@@ -386,8 +388,6 @@ fn solve_judged_here(
     z3.memory_limit_mb = opts.memory_limit;
     z3.paths = opts.paths.clone();
     z3.interp_stats = smt.interp_stats.clone();
-    // the validator's and the judges' processes start while the engines run, not after
-    let _spares = (z3.start_spare(), source.as_ref().map(|_| crate::judge::warm(&judges)));
     // quantifiers over arithmetic in clause constraints (Princess's `forall` in a body):
     // eliminated exactly and confirmed first; the clauses stay equivalent one by one
     let mut sys = sys;
@@ -436,6 +436,7 @@ fn solve_judged_here(
                 .replay_dir
                 .clone()
                 .or_else(|| opts.tee_dir.as_ref().map(|d| d.join("rejected"))),
+            spares: Default::default(),
         }),
         witness: None,
         memory_limit: opts.memory_limit,
@@ -504,12 +505,10 @@ impl Run<'_> {
     }
 
     /// The time a model check or a judgment may take: three quarters of the time left while
-    /// other engines run (an answer that is hard to check, a k-inductive model with an array
-    /// quantifier, say, must not keep an easy one that came next from being checked), else
-    /// all of it. Half was too little: on LRA-Lin's `fault_free_revised_sanity_check` and
-    /// `scenario2_revised_sanity_check` PDR answers at 0.5 s of 5 and z3 needs 2.3-2.7 s to
-    /// judge the model, so both became unknown (2026-11-29; 78a84f6 gave the judge all the
-    /// time left and answered both).
+    /// other engines run (a hard check must not keep an easy answer that came next from
+    /// being checked), else all of it. Half was too little: on LRA-Lin's
+    /// `fault_free_revised_sanity_check` and `scenario2_revised_sanity_check` PDR answers at
+    /// 0.5 s of 5 and z3 needs 2.3-2.7 s to judge the model (2026-11-29, 78a84f6).
     fn check_budget(&self) -> Option<Duration> {
         let left = self.remaining();
         let left = if self.others_running {
@@ -660,6 +659,7 @@ impl Run<'_> {
         let mut stops = vec![];
         // an answer the judge could not decide: the verdict unless another lane's is decided
         let mut undecided: Option<Verdict> = None;
+        let mut deferred = defer::Deferred::default();
         loop {
             if let Some(v) = self.unfolded(false) {
                 pf.stop();
@@ -695,8 +695,18 @@ impl Run<'_> {
                 }
                 None => self.deadline,
             };
-            let Some(r) = pf.next(wait) else {
-                if pf.running == 0 {
+            let Some(r) = pf.next(deferred.wait(wait)) else {
+                if let Some(v) = self.check_deferred(&mut deferred, pf.running, (psys, backs)) {
+                    match v {
+                        v @ Verdict::Unknown(Reason::NotValidated(_)) => {
+                            undecided.get_or_insert(v);
+                        }
+                        v => {
+                            pf.stop();
+                            return v;
+                        }
+                    }
+                } else if pf.running == 0 {
                     break;
                 }
                 continue;
@@ -730,13 +740,20 @@ impl Run<'_> {
             if checking {
                 pf.pause();
             }
+            if let (Some(j), false) = (&self.judge, matches!(answer, Answer::Unknown(_))) {
+                j.warm_up();
+            }
             let verdict = match answer {
                 Answer::Safe(m) => {
                     debug_assert!(m.keys().all(|p| p.idx() < psys.preds.len()));
                     self.accept_model(model_back(backs, m), name)
                 }
                 a @ Answer::SafeKInductive { .. } => {
-                    self.accept_k_answer(a, (psys, backs), opts.need_model, name)
+                    let defer = (opts.need_model, pf.running > 0 && deferred.is_empty());
+                    match self.accept_k_answer(a, (psys, backs), defer, name) {
+                        Ok(v) => v,
+                        Err(a) => deferred.set(a, name, seconds),
+                    }
                 }
                 Answer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), name),
                 Answer::UnsafeInput(cex) => self.accept_cex(cex, name),
@@ -776,25 +793,6 @@ impl Run<'_> {
         match undecided {
             Some(v) => v,
             None => self.unfolded_or(Verdict::Unknown(Reason::EnginesStopped(stops))),
-        }
-    }
-
-    /// Is `c.constraint` satisfiable? Returns values for the clause's variables if so.
-    fn direct_query(
-        &self,
-        c: &crate::chc::Clause,
-        smt: &SolverConfig,
-    ) -> Result<Option<Assignment>, String> {
-        let mut s = Smt::new(smt, "direct-query").map_err(|e| e.to_string())?;
-        let vars = c.vars();
-        for v in &vars {
-            s.declare(v).map_err(|e| e.to_string())?;
-        }
-        s.assert(&c.constraint).map_err(|e| e.to_string())?;
-        match s.check_sat().map_err(|e| e.to_string())? {
-            SatResult::Sat => Ok(Some(s.get_model(&vars).map_err(|e| e.to_string())?)),
-            SatResult::Unsat => Ok(None),
-            SatResult::Unknown => Err("solver answered unknown on a query clause".into()),
         }
     }
 }

@@ -36,7 +36,6 @@ mod spare;
 pub use model::conversions;
 pub use process::JudgeSolver;
 pub use replay::{judges, JudgeRun};
-pub use spare::{warm, Warm};
 
 use derivation::{Fact, Step};
 use process::Stop;

@@ -1,8 +1,10 @@
 //! The judge of one run: the input's text, its solvers, and the folder where a rejected
 //! answer is written with its input so that the check can be replayed.
 
+use super::spare::{warm, Warm};
 use super::{judge_with_fallback, JudgeSolver, Judgment, Source, Witness};
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Judges the answers of one solved system.
@@ -15,6 +17,8 @@ pub struct JudgeRun {
     pub fallback: Option<JudgeSolver>,
     /// Where rejected answers go (else `$TMPDIR/chcsolve-rejected`).
     pub replay_dir: Option<PathBuf>,
+    /// The spare processes of [`JudgeRun::warm_up`], killed with the run if not taken.
+    pub spares: Arc<OnceLock<Warm>>,
 }
 
 /// The judges of a run: z3, with cvc5 beside it when `twice` (then `cvc5` must be found);
@@ -39,6 +43,15 @@ pub fn judges<E>(
 }
 
 impl JudgeRun {
+    /// Starts a spare process for each judge, once per run ([`super::spare`]): called when
+    /// an engine answers, so the judge's solver starts while the answer is validated (a
+    /// counterexample is completed by the validator's z3 before it is judged) instead of
+    /// after. Not at the run's start: on two cores the spares' start would take CPU from
+    /// the engines on the small files, whose answers come within 0.1 s.
+    pub fn warm_up(&self) {
+        self.spares.get_or_init(|| warm(&self.solvers));
+    }
+
     /// Judges `w` until `deadline`.
     pub fn judge(&self, w: Witness<'_>, deadline: Option<Instant>) -> Judgment {
         judge_with_fallback(

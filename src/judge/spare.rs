@@ -1,5 +1,6 @@
-//! Judge processes started ahead of time: a run starts one process per judge when it
-//! begins ([`warm`]), and the first check of an answer takes it instead of starting its own.
+//! Judge processes started ahead of time: a run starts one process per judge when its first
+//! answer comes ([`super::JudgeRun::warm_up`]), and the judge takes it once the answer is
+//! validated instead of starting its own.
 //! On the dev machine z3 5.4 needs 4 ms to start and 10 more for its first `check-sat`,
 //! more than the whole check of a small model or a short derivation; a spare z3 has run one
 //! empty check in a scope it closed ([`Started::prime`](super::process::Started::prime)).
@@ -30,6 +31,7 @@ fn spares() -> MutexGuard<'static, Spares> {
 
 /// Keeps one run's spare judge processes while it lives; dropping it kills those not
 /// taken.
+#[derive(Debug)]
 pub struct Warm(u64);
 
 /// Starts one spare process for each of `solvers`, in the background (the caller does not
@@ -85,7 +87,11 @@ pub(super) fn take(solver: &JudgeSolver) -> Option<Started> {
 /// How many spares of `solver` are waiting (for tests).
 #[cfg(test)]
 pub(super) fn waiting(solver: &JudgeSolver) -> usize {
-    spares().ready.iter().filter(|(_, r, _)| r == solver).count()
+    spares()
+        .ready
+        .iter()
+        .filter(|(_, r, _)| r == solver)
+        .count()
 }
 
 #[cfg(test)]
@@ -112,7 +118,10 @@ mod tests {
     fn wait_for_spare(solver: &JudgeSolver) {
         let start = Instant::now();
         while waiting(solver) == 0 {
-            assert!(start.elapsed() < Duration::from_secs(10), "no spare started");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no spare started"
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -135,7 +144,10 @@ mod tests {
         let s = std::slice::from_ref(&solver);
         let good = "((define-fun inv ((x Int)) Bool (and (<= 0 x) (<= x 10))))";
         let bad = "((define-fun inv ((x Int)) Bool (<= 0 x)))";
-        assert_eq!(judge(COUNTER, 0, Witness::Model(good), s, soon), Judgment::Accepted);
+        assert_eq!(
+            judge(COUNTER, 0, Witness::Model(good), s, soon),
+            Judgment::Accepted
+        );
         assert_eq!(waiting(&solver), 0, "the check did not take the spare");
         // the spare was the process that judged: it is gone with the check
         assert!(crate::testing::gone_soon(spare));
@@ -155,7 +167,10 @@ mod tests {
         assert!(crate::smt::is_alive(spare));
         drop(warm);
         assert_eq!(waiting(&solver), 0);
-        assert!(crate::testing::gone_soon(spare), "the unused spare outlived the run");
+        assert!(
+            crate::testing::gone_soon(spare),
+            "the unused spare outlived the run"
+        );
         clean(&solver, &pidfile);
     }
 }

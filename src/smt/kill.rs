@@ -128,11 +128,6 @@ impl KillSwitch {
         self.0.killed.load(Ordering::SeqCst)
     }
 
-    /// Whether `other` is this switch (or a clone of it).
-    pub fn same(&self, other: &KillSwitch) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-
     /// Number of registered (live) processes.
     pub fn live(&self) -> usize {
         self.lock().len()

@@ -26,12 +26,10 @@ mod process;
 mod real_roundtrip_tests;
 mod sexp_term;
 mod solver;
-mod spare;
 #[cfg(test)]
 mod tests;
 
 pub use interp_stats::{BackendStats, InterpStats};
-pub use spare::{SpareGuard, SpareSlot};
 pub(crate) use kill::is_alive;
 #[cfg(test)]
 pub(crate) use kill::niceness;
@@ -160,9 +158,6 @@ pub struct SolverConfig {
     /// their interpolation backends') records into the same sink, [`SolverConfig::new`]
     /// starts a fresh one. See [`InterpStats`].
     pub interp_stats: InterpStats,
-    /// A process of this configuration started ahead of time
-    /// ([`SolverConfig::start_spare`]), taken by the first [`Smt::new`] that fits it.
-    pub spare: SpareSlot,
 }
 
 /// The binary named for each solver kind (`--z3`, `--yices`, `--cvc5`, `--smtinterpol`);
@@ -207,7 +202,6 @@ impl SolverConfig {
             bitvecs: false,
             paths: SolverPaths::default(),
             interp_stats: InterpStats::new(),
-            spare: SpareSlot::default(),
         }
     }
 

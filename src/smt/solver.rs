@@ -78,11 +78,6 @@ impl Smt {
         if cfg.kill.is_killed() {
             return Err(SmtError::Killed);
         }
-        if let Some(mut smt) = super::spare::take(cfg) {
-            log::debug!("[{label}] took the spare {} (pid {})", cfg.kind, smt.pid);
-            smt.label = label.to_string();
-            return Ok(smt);
-        }
         let (program, args) = command_line(cfg);
         let mut conf = SmtConf::yices_2("sh");
         conf.option("-c").option(LAUNCHER).option(program.clone());
@@ -296,17 +291,6 @@ impl Smt {
         for v in self.decl_log.drain(mark..) {
             self.declared.remove(&v);
         }
-        Ok(())
-    }
-
-    /// Runs one empty check in a scope of its own, so that the solver's set-up of its first
-    /// `check-sat` is done before the process is wanted ([`super::spare`]); the process is
-    /// left with nothing declared or asserted, and its counters at zero.
-    pub(super) fn prime(&mut self) -> Result<(), SmtError> {
-        self.push()?;
-        self.check_sat()?;
-        self.pop()?;
-        self.stats = SmtStats::default();
         Ok(())
     }
 

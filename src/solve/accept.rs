@@ -142,20 +142,20 @@ impl Run<'_> {
     }
 
     /// A k-inductive answer: `property`, checked by the k-induction conditions on the
-    /// original clauses by the validator and the judge, is the verdict. When it does not
+    /// original clauses by the validator and the judge, is the verdict (`Ok`: a verdict, or
+    /// `None` when the judge rejected it). `Err(())` when it must be checked as a model
+    /// instead, its inductive strengthening (the caller's [`Run::accept_model`]): it does not
     /// pass the validator (an engine proves it on the preprocessed system, whose steps may
-    /// differ), has quantifiers, or the judge cannot decide it, the inductive `model` is
-    /// checked as any model is.
-    pub(super) fn accept_kinductive(
+    /// differ), has quantifiers, the judge cannot decide it, or the input has datatypes.
+    pub(super) fn k_conditions(
         &mut self,
         k: usize,
         property: Model,
-        model: impl FnOnce() -> Model,
         engine: &'static str,
-    ) -> Option<Verdict> {
+    ) -> Result<Option<Verdict>, ()> {
         if self.orig.adt.is_some() {
             // the k-induction conditions are not judged over the input's datatypes
-            return self.accept_model(model(), engine);
+            return Err(());
         }
         let t = Instant::now();
         self.stats.validations += 1;
@@ -163,9 +163,9 @@ impl Run<'_> {
             validate::check_k_inductive(self.orig, k, &property, &self.z3, self.check_budget());
         if let Err(e) = checked {
             log::info!(
-                "{engine}: its {k}-inductive invariant is not accepted on the original clauses ({e}): checking its inductive strengthening"
+                "{engine}: its {k}-inductive invariant is not accepted on the original clauses ({e}): its inductive strengthening is checked instead"
             );
-            return self.accept_model(model(), engine);
+            return Err(());
         }
         log::info!(
             "{engine}: {k}-inductive invariant validated in {:.3}s",
@@ -175,22 +175,22 @@ impl Run<'_> {
         match self.judge(crate::judge::Witness::KInductive(&text), "sat", engine) {
             Ok(()) => {}
             // rejected: a bug, recorded by the judge; look for another answer
-            Err(None) => return None,
+            Err(None) => return Ok(None),
             // undecided (an assertion of a shape the judge does not unroll, out of time):
             // the model may still be judged
             Err(Some(_)) => {
-                log::info!("{engine}: the judge did not decide its {k}-inductive invariant: checking its inductive strengthening");
-                return self.accept_model(model(), engine);
+                log::info!("{engine}: the judge did not decide its {k}-inductive invariant: its inductive strengthening is checked instead");
+                return Err(());
             }
         }
         self.stats.validation = Some(format!(
             "{k}-inductive invariant checked on the original clauses"
         ));
         self.stats.winner = Some(engine);
-        Some(Verdict::SatKInductive {
+        Ok(Some(Verdict::SatKInductive {
             k,
             invariant: property,
-        })
+        }))
     }
 
     /// A k-inductive invariant written over the input's text by a native lane: the verdict

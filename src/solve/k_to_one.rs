@@ -33,15 +33,17 @@ const MAX_WORKERS: usize = 2;
 
 impl Run<'_> {
     /// k-induction's answer: its k-inductive property checked as such when no model is
-    /// wanted ([`Run::accept_kinductive`]), else a model made of it ([`Run::k_to_one`], or the
-    /// engine's quantified strengthening when that fails) checked as a model.
+    /// wanted ([`Run::k_conditions`]), else, or when those checks do not decide it, a model
+    /// made of it ([`Run::k_model`]). `Err` gives the answer back when its conditions were
+    /// not decided and `defer` is set: the caller checks its model later
+    /// ([`Run::portfolio`]: another lane's answer may be cheaper to check).
     pub(super) fn accept_k_answer(
         &mut self,
         answer: Answer,
         (psys, backs): (&ChcSystem, &[Box<dyn BackTranslate>]),
-        need_model: bool,
+        (need_model, defer): (bool, bool),
         engine: &'static str,
-    ) -> Option<Verdict> {
+    ) -> Result<Option<Verdict>, Answer> {
         let Answer::SafeKInductive {
             k,
             property,
@@ -50,17 +52,42 @@ impl Run<'_> {
         } = answer
         else {
             log::error!("{engine}: not a k-inductive answer (a bug)");
-            return None;
+            return Ok(None);
         };
-        if need_model {
-            let model = later
-                .and_then(|l| self.k_to_one(&l, psys, engine))
-                .unwrap_or(model);
-            self.accept_model(model_back(backs, model), engine)
-        } else {
-            let property = model_back(backs, property);
-            self.accept_kinductive(k, property, || model_back(backs, model), engine)
+        if !need_model {
+            match self.k_conditions(k, model_back(backs, property.clone()), engine) {
+                Ok(v) => return Ok(v),
+                Err(()) if defer => {
+                    let a = Answer::SafeKInductive {
+                        k,
+                        property,
+                        model,
+                        later,
+                    };
+                    return Err(a);
+                }
+                Err(()) => {}
+            }
         }
+        Ok(self.k_model(model, later, (psys, backs), need_model, engine))
+    }
+
+    /// A k-inductive answer checked as a model: the k-to-1 construction's when a model is
+    /// wanted and it succeeds, else the engine's inductive strengthening (made
+    /// quantifier-free by [`Run::accept_model`]).
+    pub(super) fn k_model(
+        &mut self,
+        model: Model,
+        later: Option<KToOne>,
+        (psys, backs): (&ChcSystem, &[Box<dyn BackTranslate>]),
+        need_model: bool,
+        engine: &'static str,
+    ) -> Option<Verdict> {
+        let model = match later.filter(|_| need_model) {
+            Some(l) => self.k_to_one(&l, psys, engine).unwrap_or(model),
+            None => model,
+        };
+        self.accept_model(model_back(backs, model), engine)
     }
 
     /// The inductive, quantifier-free model of `l`, within three quarters of the time left
