@@ -121,20 +121,20 @@ pub fn non_linear(cores: usize) -> Vec<Lane> {
 }
 
 /// The lanes for a system whose clauses were non-linear and became linear in preprocessing
-/// (the inlined procedure summaries of CHC-COMP's LIA track): PDR beside k-induction for
-/// 0.25 s, then Spacer. The probe was chosen by `scripts/schedule --folds 5` on those 374 LIA
-/// files, each engine alone at 5 s (docs/engines.md, "Linearized systems"): 368 against 367
-/// for `pdr | spacer`, no fold lost; it adds the shallow counterexamples of kind2's
-/// microwave files that PDR with the seeds of `--absint` misses. Its length, 0.5 s then,
-/// was halved on 2026-12-07 (docs/benchmarks.md, "seventh session"): on those files at one
-/// file per run both solve 368, and the files Spacer answers wait 0.25 s less for it. `pdr | spacer` itself had
+/// (the inlined procedure summaries of CHC-COMP's LIA track): PDR beside Spacer. From
+/// 4d52a56 (2026-11-27) to 2026-12-07 Spacer's lane began with k-induction for 0.5 s, then
+/// 0.25 s (chosen by `scripts/schedule --folds 5` on those 374 LIA files, each engine alone
+/// at 5 s: 368 against 367, the shallow counterexample of kind2's `microwave33`). At one
+/// file per run it delayed every file Spacer answers: on the 374 files `pdr | spacer` solves
+/// 367 against 368 and takes 41.7 s against 45.4 s on the files both solve
+/// (docs/benchmarks.md, "seventh session"), so the probe went. `pdr | spacer` itself had
 /// replaced [`for_cores`]'s `pdr | spacer:2,trl` in 011f975 (2026-11-24; TRL adds nothing there,
 /// 201 alone; Spacer needs 2 to 5 s on the DRAGON and metros files).
 pub fn linearized(cores: usize) -> Vec<Lane> {
     if (2..4).contains(&cores) {
         vec![
             Lane::new(&[run(Pdr)]),
-            Lane::new(&[slice(Kind, 250), run(Spacer)]),
+            Lane::new(&[run(Spacer)]),
         ]
     } else {
         for_cores(cores)

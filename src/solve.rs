@@ -569,7 +569,7 @@ impl Run<'_> {
             let problem = Problem {
                 ts: None,
                 graph,
-                seeds: Arc::new(absint::seeds(&psys, invariants, None)),
+                seeds: Arc::new(absint::seeds(&psys, invariants, None, false)),
                 features,
                 input: self.input(),
             };
@@ -621,7 +621,8 @@ impl Run<'_> {
             p.stage("engines");
             p.record("schedule", crate::schedule::describe(&lanes));
         });
-        let seeds = Arc::new(absint::seeds(&psys, invariants, Some(&adapter)));
+        let linear = features.linear_input;
+        let seeds = Arc::new(absint::seeds(&psys, invariants, Some(&adapter), linear));
         let problem = Problem {
             ts: Some(Arc::new(adapter)),
             graph,

@@ -100,8 +100,8 @@ fn each_engine_can_decline_the_seeds() {
     for e in [EngineKind::Pdr, EngineKind::Spacer] {
         for take in [true, false] {
             let mut engine_options = chcsolve::engine::EngineOptions::default();
-            engine_options.pdr.use_seeds = take;
-            engine_options.spacer.use_seeds = take;
+            engine_options.pdr.use_seeds = Some(take);
+            engine_options.spacer.use_seeds = Some(take);
             let out = solve_with(path, vec![e], true, 30, engine_options);
             assert_eq!(out.stats.absint.outcome, "seeded", "{}", e.name());
             let run = out.stats.engines.iter().find(|r| r.name == e.name());

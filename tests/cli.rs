@@ -460,7 +460,7 @@ fn cegar_options_reject_impossible_combinations() {
 }
 
 /// The default schedule follows the clauses' shape (README, "Portfolio"): linear input gets
-/// the measured table, input that preprocessing makes linear `pdr | kind:0.25,spacer`, input that
+/// the measured table, input that preprocessing makes linear `pdr | spacer`, input that
 /// stays non-linear Spacer with and without global guidance, linear input with `Real`
 /// variables the measured `pdr | abmc:0.5,kind:2.5,spacer` of the LRA-Lin dev set, and
 /// linear input with arrays `pdr | bmc:2,spacer`.
@@ -480,7 +480,7 @@ fn the_default_schedule_follows_the_shape_of_the_clauses() {
         ),
         (
             "(assert (forall ((x Int) (y Int) (z Int)) (=> (and (P x) (R y) (= z (+ x y))) (P z))))",
-            "schedule: pdr | kind:0.25,spacer\n",
+            "schedule: pdr | spacer\n",
         ),
         (
             "(assert (forall ((x Int) (y Int) (z Int)) (=> (and (P x) (P y) (= z (+ x y))) (P z))))",

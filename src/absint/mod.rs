@@ -68,6 +68,11 @@ impl Default for Config {
 pub struct Seeds {
     pub per_pred: Vec<(PredId, Term)>,
     pub ts_cubes: Vec<Vec<Term>>,
+    /// Whether an engine takes them when its switch (`--pdr-seeds`, `--spacer-seeds`)
+    /// leaves it to the system: only when the input's clauses are linear. On the LIA dev
+    /// set (non-linear clauses, inlined or not), one file per run, they cost PDR and Spacer
+    /// time and files (2026-12-07, docs/absint.md, "Which engines take the seeds").
+    pub by_default: bool,
 }
 
 impl Seeds {

@@ -77,11 +77,13 @@ pub struct EngineArgs {
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_joint: Option<bool>,
 
-    /// Spacer takes the invariants of `--absint` as lemmas of its first level: `on` or `off`.
+    /// Spacer takes the invariants of `--absint` as lemmas of its first level: `on` or `off`
+    /// (default: on when the input's clauses are linear, else off).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     spacer_seeds: Option<bool>,
 
-    /// PDR takes the invariants of `--absint` as lemmas of its first frame: `on` or `off`.
+    /// PDR takes the invariants of `--absint` as lemmas of its first frame: `on` or `off`
+    /// (default: on when the input's clauses are linear, else off).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pdr_seeds: Option<bool>,
     /// PDR's counterexamples to generalization (Hassan, Bradley & Somenzi, FMCAD 2013):
@@ -149,8 +151,8 @@ impl EngineArgs {
         s.second_lemma = self.spacer_second_lemma.unwrap_or(s.second_lemma);
         s.joint = self.spacer_joint.unwrap_or(s.joint);
         s.weaken = self.spacer_weaken.or(s.weaken);
-        s.use_seeds = self.spacer_seeds.unwrap_or(s.use_seeds);
-        o.pdr.use_seeds = self.pdr_seeds.unwrap_or(o.pdr.use_seeds);
+        s.use_seeds = self.spacer_seeds.or(s.use_seeds);
+        o.pdr.use_seeds = self.pdr_seeds.or(o.pdr.use_seeds);
         o.pdr.ctg = self.pdr_ctg.unwrap_or(o.pdr.ctg);
         o.pdr.interp = self.pdr_interp.unwrap_or(o.pdr.interp);
         o.cegar = self.cegar()?;

@@ -119,6 +119,7 @@ pub(super) fn seeds(
     psys: &ChcSystem,
     per_pred: Vec<(PredId, Term)>,
     adapter: Option<&TsAdapter>,
+    psys_input_linear: bool,
 ) -> Seeds {
     let ts_cubes = match adapter {
         Some(a) => per_pred
@@ -127,5 +128,9 @@ pub(super) fn seeds(
             .collect(),
         None => vec![],
     };
-    Seeds { per_pred, ts_cubes }
+    Seeds {
+        per_pred,
+        ts_cubes,
+        by_default: psys_input_linear,
+    }
 }

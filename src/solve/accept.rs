@@ -72,7 +72,11 @@ impl Run<'_> {
         let budget = self
             .check_budget()
             .map_or(PRUNE_MAX, |b| (b / 8).min(PRUNE_MAX));
-        let pruned = prune::unsatisfiable_as_false(&mut model, &self.z3, budget);
+        let pruner = match self.smt.kind {
+            crate::smt::SolverKind::Yices => &self.smt,
+            _ => &self.z3,
+        };
+        let pruned = prune::unsatisfiable_as_false(&mut model, pruner, budget);
         if pruned > 0 {
             log::info!("{engine}: {pruned} unsatisfiable interpretations written false");
         }

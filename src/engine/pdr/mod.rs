@@ -106,8 +106,11 @@ pub struct Config {
     /// Cubes whose negations are known inductive invariants ([`crate::absint`]'s, checked by
     /// the solver): lemmas of `F_1` from the start, pushed like the others (default: none).
     pub seeds: Vec<Vec<crate::logic::Term>>,
-    /// Take the seeds the portfolio offers ([`TsEngine::seed`]) (default: true).
-    pub use_seeds: bool,
+    /// Take the seeds the portfolio offers ([`TsEngine::seed`]); by default (`None`) as
+    /// [`crate::absint::Seeds::by_default`] says (not when the input's clauses are
+    /// non-linear: with the seed `x0 = x25` PDR misses kind2's `microwave33` counterexample,
+    /// found in 0.6 s without it).
+    pub use_seeds: Option<bool>,
 }
 
 impl Default for Config {
@@ -133,7 +136,7 @@ impl Default for Config {
             ],
             max_frames: None,
             seeds: vec![],
-            use_seeds: true,
+            use_seeds: None,
         }
     }
 }
@@ -211,7 +214,7 @@ impl TsEngine for Pdr {
     }
 
     fn seed(&mut self, seeds: &crate::absint::Seeds) {
-        if self.cfg.use_seeds && !seeds.ts_cubes.is_empty() {
+        if self.cfg.use_seeds.unwrap_or(seeds.by_default) && !seeds.ts_cubes.is_empty() {
             self.cfg.seeds = seeds.ts_cubes.clone();
         }
     }

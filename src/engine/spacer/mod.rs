@@ -87,8 +87,11 @@ pub struct Config {
     /// predicate over its parameters: lemmas of `F(P, 1)` from the start, pushed like the
     /// others; not used with [`Config::abstraction`] (default: none).
     pub seeds: Vec<(crate::chc::PredId, Term)>,
-    /// Take the seeds of the [`crate::engine::Problem`] (default: true).
-    pub use_seeds: bool,
+    /// Take the seeds of the [`crate::engine::Problem`]; by default (`None`) as
+    /// [`crate::absint::Seeds::by_default`] says (not when the input's clauses are
+    /// non-linear: on the 269 LIA dev files that stay non-linear they cost Spacer time,
+    /// `graham-scan.30` 4.6 s with them and 1.1 s without, and no file).
+    pub use_seeds: Option<bool>,
 }
 
 impl Default for Config {
@@ -105,7 +108,7 @@ impl Default for Config {
             abstraction: false,
             joint: true,
             seeds: vec![],
-            use_seeds: true,
+            use_seeds: None,
         }
     }
 }
@@ -147,7 +150,8 @@ impl crate::engine::Engine for Spacer {
     /// On the clause graph; with [`crate::absint`]'s invariants as first lemmas unless the
     /// abstraction runs.
     fn solve(&mut self, problem: &crate::engine::Problem, smt: &SolverConfig) -> Answer {
-        if self.cfg.use_seeds && !self.cfg.abstraction {
+        let take = self.cfg.use_seeds.unwrap_or(problem.seeds.by_default);
+        if take && !self.cfg.abstraction {
             self.cfg.seeds = problem.seeds.per_pred.clone();
         }
         self.cfg.weaken.get_or_insert(problem.features.arrays);
