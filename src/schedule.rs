@@ -132,10 +132,7 @@ pub fn non_linear(cores: usize) -> Vec<Lane> {
 /// 201 alone; Spacer needs 2 to 5 s on the DRAGON and metros files).
 pub fn linearized(cores: usize) -> Vec<Lane> {
     if (2..4).contains(&cores) {
-        vec![
-            Lane::new(&[run(Pdr)]),
-            Lane::new(&[run(Spacer)]),
-        ]
+        vec![Lane::new(&[run(Pdr)]), Lane::new(&[run(Spacer)])]
     } else {
         for_cores(cores)
     }

@@ -138,7 +138,14 @@ fn by_default_only_linear_inputs_seed_the_engines() {
     assert!(linear.contains(query));
     let non_linear = linear.replace(query, "(=> (and (Inv x y) (Inv y x) (or");
     for (input, want) in [(&linear, true), (&non_linear, false)] {
-        let out = solve_input(path, input, vec![EngineKind::Spacer], true, 30, Default::default());
+        let out = solve_input(
+            path,
+            input,
+            vec![EngineKind::Spacer],
+            true,
+            30,
+            Default::default(),
+        );
         assert_eq!(out.stats.absint.outcome, "seeded", "linear: {want}");
         let run = out.stats.engines.iter().find(|r| r.name == "spacer");
         let seeds = run.and_then(|r| r.stats.count("seeds"));

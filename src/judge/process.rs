@@ -179,9 +179,18 @@ impl Process {
         drop(started);
         let fired = Arc::new(AtomicBool::new(false));
         let (cancel, cancelled) = channel::<()>();
-        let mut watchdog = None;
+        let pid = child.id() as i32;
+        // from here on a failure drops `p`, which kills and reaps the child
+        let mut p = Process {
+            child,
+            stdin,
+            lines,
+            fired: fired.clone(),
+            cancel: Some(cancel),
+            watchdog: None,
+            cvc5: matches!(solver, JudgeSolver::Cvc5(_)),
+        };
         if let Some(d) = deadline {
-            let (pid, fired) = (child.id() as i32, fired.clone());
             let w = std::thread::Builder::new()
                 .name("judge-deadline".into())
                 .spawn(move || {
@@ -196,17 +205,8 @@ impl Process {
                     }
                 })
                 .map_err(|e| Stop::Died(format!("cannot start a deadline thread: {e}")))?;
-            watchdog = Some(w);
+            p.watchdog = Some(w);
         }
-        let mut p = Process {
-            child,
-            stdin,
-            lines,
-            fired,
-            cancel: Some(cancel),
-            watchdog,
-            cvc5: matches!(solver, JudgeSolver::Cvc5(_)),
-        };
         if matches!(solver, JudgeSolver::Cvc5(_)) {
             p.send("(set-logic ALL)\n")?;
         }

@@ -54,7 +54,10 @@ pub fn unsatisfiable_as_false(m: &mut Model, cfg: &SolverConfig, budget: Duratio
         }
         // yices has no `:timeout`: the guard alone bounds it
         let timeout = match smt.kind() {
-            SolverKind::Z3 => smt.raw(&format!("(set-option :timeout {})", left.as_millis().max(1))),
+            SolverKind::Z3 => smt.raw(&format!(
+                "(set-option :timeout {})",
+                left.as_millis().max(1)
+            )),
             _ => Ok(()),
         };
         let r = timeout
