@@ -621,8 +621,8 @@ impl Run<'_> {
             p.stage("engines");
             p.record("schedule", crate::schedule::describe(&lanes));
         });
-        let linear = features.linear_input;
-        let seeds = Arc::new(absint::seeds(&psys, invariants, Some(&adapter), linear));
+        let seeds = absint::seeds(&psys, invariants, Some(&adapter), features.linear_input);
+        let seeds = Arc::new(seeds);
         let problem = Problem {
             ts: Some(Arc::new(adapter)),
             graph,
@@ -697,17 +697,12 @@ impl Run<'_> {
                 None => self.deadline,
             };
             let Some(r) = pf.next(deferred.wait(wait)) else {
-                if let Some(v) = self.check_deferred(&mut deferred, pf.running, (psys, backs)) {
-                    match v {
-                        v @ Verdict::Unknown(Reason::NotValidated(_)) => {
-                            undecided.get_or_insert(v);
-                        }
-                        v => {
-                            pf.stop();
-                            return v;
-                        }
-                    }
-                } else if pf.running == 0 {
+                let ctx = (psys, backs, &mut undecided);
+                if let Some(v) = self.check_deferred(&mut deferred, pf.running, ctx) {
+                    pf.stop();
+                    return v;
+                }
+                if pf.running == 0 {
                     break;
                 }
                 continue;
@@ -753,7 +748,10 @@ impl Run<'_> {
                     let defer = (opts.need_model, pf.running > 0 && deferred.is_empty());
                     match self.accept_k_answer(a, (psys, backs), defer, name) {
                         Ok(v) => v,
-                        Err(a) => deferred.set(a, name, seconds),
+                        Err(kept) => {
+                            deferred.set(kept, name, seconds);
+                            None
+                        }
                     }
                 }
                 Answer::Unsafe(cex) => self.accept_cex(cex_back(backs, cex), name),

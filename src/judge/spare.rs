@@ -115,6 +115,15 @@ mod tests {
         let _ = std::fs::remove_file(pidfile);
     }
 
+    /// A run's guard for a judge of its own, once its spare is ready, and the spare's PID.
+    fn started(tag: &str) -> (JudgeSolver, std::path::PathBuf, Warm, i32) {
+        let (solver, pidfile) = own_judge(tag);
+        let warm = warm(std::slice::from_ref(&solver));
+        wait_for_spare(&solver);
+        let spare = crate::testing::wrapped_pid(&pidfile);
+        (solver, pidfile, warm, spare)
+    }
+
     fn wait_for_spare(solver: &JudgeSolver) {
         let start = Instant::now();
         while waiting(solver) == 0 {
@@ -136,10 +145,7 @@ mod tests {
 
     #[test]
     fn the_first_check_takes_the_spare_and_still_judges() {
-        let (solver, pidfile) = own_judge("judge-spare-taken");
-        let warm = warm(std::slice::from_ref(&solver));
-        wait_for_spare(&solver);
-        let spare = crate::testing::wrapped_pid(&pidfile);
+        let (solver, pidfile, warm, spare) = started("judge-spare-taken");
         let soon = Some(Instant::now() + Duration::from_secs(20));
         let s = std::slice::from_ref(&solver);
         let good = "((define-fun inv ((x Int)) Bool (and (<= 0 x) (<= x 10))))";
@@ -160,10 +166,7 @@ mod tests {
 
     #[test]
     fn a_spare_not_taken_dies_with_the_run() {
-        let (solver, pidfile) = own_judge("judge-spare-unused");
-        let warm = warm(std::slice::from_ref(&solver));
-        wait_for_spare(&solver);
-        let spare = crate::testing::wrapped_pid(&pidfile);
+        let (solver, pidfile, warm, spare) = started("judge-spare-unused");
         assert!(crate::smt::is_alive(spare));
         drop(warm);
         assert_eq!(waiting(&solver), 0);

@@ -119,7 +119,7 @@ pub(super) fn seeds(
     psys: &ChcSystem,
     per_pred: Vec<(PredId, Term)>,
     adapter: Option<&TsAdapter>,
-    psys_input_linear: bool,
+    linear_input: bool,
 ) -> Seeds {
     let ts_cubes = match adapter {
         Some(a) => per_pred
@@ -131,6 +131,6 @@ pub(super) fn seeds(
     Seeds {
         per_pred,
         ts_cubes,
-        by_default: psys_input_linear,
+        by_default: linear_input,
     }
 }

@@ -72,8 +72,11 @@ impl Run<'_> {
         let budget = self
             .check_budget()
             .map_or(PRUNE_MAX, |b| (b / 8).min(PRUNE_MAX));
+        // yices when the engines use it and the model is plain arithmetic (no datatype or
+        // bit-vector terms it could not read), else z3
+        let plain = self.orig.adt.is_none() && self.orig.bitvecs.is_none();
         let pruner = match self.smt.kind {
-            crate::smt::SolverKind::Yices => &self.smt,
+            crate::smt::SolverKind::Yices if plain => &self.smt,
             _ => &self.z3,
         };
         let pruned = prune::unsatisfiable_as_false(&mut model, pruner, budget);

@@ -10,33 +10,32 @@
 //! doubles the time to the answer when no other lane answers.
 
 use super::*;
+use crate::engine::KToOne;
 
 const MIN_GRACE: Duration = Duration::from_millis(20);
 const MAX_GRACE: Duration = Duration::from_millis(500);
 
-/// The k-inductive answer that waits, with its engine and until when.
+/// What waits of the k-inductive answer (its inductive strengthening and the k-to-1
+/// construction), with its engine and until when.
 #[derive(Default)]
-pub(super) struct Deferred(Option<(Answer, &'static str, Instant)>);
+pub(super) struct Deferred(Option<(KModel, &'static str, Instant)>);
+
+/// A k-inductive answer's model and its k-to-1 construction ([`Run::k_model`]).
+pub(super) type KModel = (Model, Option<KToOne>);
 
 impl Deferred {
     pub(super) fn is_empty(&self) -> bool {
         self.0.is_none()
     }
 
-    /// Keeps `answer`, found by `engine` in `seconds`; no verdict yet.
-    pub(super) fn set(
-        &mut self,
-        answer: Answer,
-        engine: &'static str,
-        seconds: f64,
-    ) -> Option<Verdict> {
+    /// Keeps `answer`, found by `engine` in `seconds`.
+    pub(super) fn set(&mut self, answer: KModel, engine: &'static str, seconds: f64) {
         let grace = Duration::from_secs_f64(seconds.max(0.0)).clamp(MIN_GRACE, MAX_GRACE);
         log::info!(
             "{engine}: its answer waits {:.3}s for another lane's",
             grace.as_secs_f64()
         );
         self.0 = Some((answer, engine, Instant::now() + grace));
-        None
     }
 
     /// How long to wait for the next report: until `wait`, or sooner when the kept answer's
@@ -51,25 +50,29 @@ impl Deferred {
 
 impl Run<'_> {
     /// Checks the kept answer as a model once its time is up or no lane runs (`running`);
-    /// its verdict, if any.
+    /// its verdict when decided (an undecided one goes to `undecided`, as in
+    /// [`Run::portfolio`]).
     pub(super) fn check_deferred(
         &mut self,
         deferred: &mut Deferred,
         running: usize,
-        (psys, backs): (&ChcSystem, &[Box<dyn BackTranslate>]),
+        (psys, backs, undecided): (&ChcSystem, &[Box<dyn BackTranslate>], &mut Option<Verdict>),
     ) -> Option<Verdict> {
         let due =
             matches!(&deferred.0, Some((_, _, until)) if running == 0 || Instant::now() >= *until);
         if !due {
             return None;
         }
-        let (answer, engine, _) = deferred.0.take()?;
+        let ((model, later), engine, _) = deferred.0.take()?;
         log::info!("{engine}: no other lane answered meanwhile: its model is checked");
-        let Answer::SafeKInductive { model, later, .. } = answer else {
-            return None;
-        };
         self.others_running = running > 0;
-        self.k_model(model, later, (psys, backs), false, engine)
+        match self.k_model(model, later, (psys, backs), false, engine)? {
+            v @ Verdict::Unknown(Reason::NotValidated(_)) => {
+                undecided.get_or_insert(v);
+                None
+            }
+            v => Some(v),
+        }
     }
 }
 
@@ -80,9 +83,7 @@ mod tests {
     fn kept(seconds: f64) -> (Deferred, Instant, Instant) {
         let mut d = Deferred::default();
         let before = Instant::now();
-        assert!(d
-            .set(Answer::Unknown(Stop::Killed), "kind", seconds)
-            .is_none());
+        d.set((Model::default(), None), "kind", seconds);
         (d, before, Instant::now())
     }
 

@@ -34,16 +34,16 @@ const MAX_WORKERS: usize = 2;
 impl Run<'_> {
     /// k-induction's answer: its k-inductive property checked as such when no model is
     /// wanted ([`Run::k_conditions`]), else, or when those checks do not decide it, a model
-    /// made of it ([`Run::k_model`]). `Err` gives the answer back when its conditions were
-    /// not decided and `defer` is set: the caller checks its model later
-    /// ([`Run::portfolio`]: another lane's answer may be cheaper to check).
+    /// made of it ([`Run::k_model`]). `Err` gives that model back when the conditions were
+    /// not decided and `defer` is set: the caller checks it later ([`Run::portfolio`]:
+    /// another lane's answer may be cheaper to check).
     pub(super) fn accept_k_answer(
         &mut self,
         answer: Answer,
         (psys, backs): (&ChcSystem, &[Box<dyn BackTranslate>]),
         (need_model, defer): (bool, bool),
         engine: &'static str,
-    ) -> Result<Option<Verdict>, Answer> {
+    ) -> Result<Option<Verdict>, super::defer::KModel> {
         let Answer::SafeKInductive {
             k,
             property,
@@ -55,17 +55,9 @@ impl Run<'_> {
             return Ok(None);
         };
         if !need_model {
-            match self.k_conditions(k, model_back(backs, property.clone()), engine) {
+            match self.k_conditions(k, model_back(backs, property), engine) {
                 Ok(v) => return Ok(v),
-                Err(()) if defer => {
-                    let a = Answer::SafeKInductive {
-                        k,
-                        property,
-                        model,
-                        later,
-                    };
-                    return Err(a);
-                }
+                Err(()) if defer => return Err((model, later)),
                 Err(()) => {}
             }
         }
