@@ -74,6 +74,8 @@ pub(super) struct Started {
     child: Option<Child>,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// An empty check was sent ([`Started::prime`]) and its answer is still to be read.
+    priming: bool,
 }
 
 impl Drop for Started {
@@ -93,23 +95,34 @@ impl Started {
             .is_some_and(|c| crate::smt::is_alive(c.id() as i32))
     }
 
-    /// Runs one empty check in a scope of its own, so that the solver's set-up of its first
-    /// `check-sat` (about 10 ms for z3 5.4) is done before the process is wanted; the
-    /// process is left as it was, with nothing declared or asserted. For z3 only (cvc5
-    /// would take the check as fixing its logic); false when it did not answer in time.
+    /// Sends one empty check in a scope of its own, so that the solver's set-up of its
+    /// first `check-sat` (about 10 ms for z3 5.4) runs before the process is wanted; the
+    /// process is left as it was, with nothing declared or asserted. Its answer is read by
+    /// [`Started::primed`] when the process is taken. For z3 only (cvc5 would take the
+    /// check as fixing its logic); false when it could not be sent.
     pub(super) fn prime(&mut self, solver: &JudgeSolver) -> bool {
         if !matches!(solver, JudgeSolver::Z3(_)) {
             return true;
         }
-        let sent = self.stdin.as_mut().is_some_and(|s| {
+        self.priming = self.stdin.as_mut().is_some_and(|s| {
             s.write_all(b"(push 1)\n(check-sat)\n(pop 1)\n")
                 .and_then(|()| s.flush())
                 .is_ok()
         });
-        sent && matches!(
-            self.lines.recv_timeout(std::time::Duration::from_secs(2)),
-            Ok(l) if l.trim() == "sat"
-        )
+        self.priming
+    }
+
+    /// Reads the answer of the empty check [`Started::prime`] sent, if any: false when it
+    /// did not come by `deadline` (at most 2 s from now) or was not `sat`.
+    fn primed(&mut self, deadline: Option<Instant>) -> bool {
+        if !self.priming {
+            return true;
+        }
+        self.priming = false;
+        let most = Instant::now() + std::time::Duration::from_secs(2);
+        let until = deadline.map_or(most, |d| d.min(most));
+        let wait = until.saturating_duration_since(Instant::now());
+        matches!(self.lines.recv_timeout(wait), Ok(l) if l.trim() == "sat")
     }
 }
 
@@ -146,6 +159,7 @@ pub(super) fn spawn(solver: &JudgeSolver) -> Result<Started, Stop> {
         child: Some(child),
         stdin,
         lines,
+        priming: false,
     };
     std::thread::Builder::new()
         .name("judge-reader".into())
@@ -165,7 +179,9 @@ impl Process {
     /// Starts the solver (or takes a spare one, [`super::spare`]), to be killed at
     /// `deadline`.
     pub fn start(solver: &JudgeSolver, deadline: Option<Instant>) -> Result<Process, Stop> {
-        let spare = super::spare::take(solver).filter(|s| s.alive());
+        let spare = super::spare::take(solver, deadline)
+            .filter(|s| s.alive())
+            .and_then(|mut s| s.primed(deadline).then_some(s));
         let mut started = match spare {
             Some(s) => s,
             None => spawn(solver)?,

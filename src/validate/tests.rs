@@ -29,6 +29,38 @@ fn step(clause: u32, premises: Vec<usize>) -> CexStep {
     }
 }
 
+/// The quick validator's word decides only an acceptance: with a "yices" that cannot start,
+/// z3 still accepts a model (not undecided), and a wrong model is rejected either way.
+#[test]
+fn a_quick_validator_that_fails_leaves_the_model_to_z3() {
+    let s = crate::frontend::parse_str(
+        "(set-logic HORN)(declare-fun P (Int) Bool)
+         (assert (forall ((x Int)) (=> (= x 0) (P x))))
+         (assert (forall ((x Int) (y Int)) (=> (and (P x) (< x 10) (= y (+ x 1))) (P y))))
+         (assert (forall ((x Int)) (=> (and (P x) (> x 10)) false)))",
+    )
+    .unwrap();
+    let x = mk_var_of(&s.pred(PredId(0)).params()[0]);
+    let mut good = Model::default();
+    good.insert(
+        PredId(0),
+        mk_and(vec![mk_le(mk_int(0), x.clone()), mk_le(x, mk_int(10))]),
+    );
+    let mut bad = Model::default();
+    bad.insert(PredId(0), mk_true());
+    let dead = SolverConfig::new(SolverKind::Yices, "/nonexistent/yices");
+    let soon = Some(std::time::Duration::from_secs(10));
+    let r = check_model_quick_first(&s, &good, Some(&dead), &z3(), soon);
+    assert!(r.is_ok(), "{r:?}");
+    let r = check_model_quick_first(&s, &bad, Some(&dead), &z3(), soon);
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+    let yices = crate::testing::yices();
+    let r = check_model_quick_first(&s, &good, Some(&yices), &z3(), soon);
+    assert!(r.is_ok(), "{r:?}");
+    let r = check_model_quick_first(&s, &bad, Some(&yices), &z3(), soon);
+    assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
+}
+
 #[test]
 fn model_with_a_bad_predicate_is_rejected() {
     let s = sys();
