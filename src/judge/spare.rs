@@ -5,8 +5,9 @@
 //! beside it: on two cores the two starts would take CPU from each other and from the
 //! lanes still running (a counterexample's replay is done in less than a z3 start).
 //! On the dev machine z3 5.4 needs 4 ms to start and 10 more for its first `check-sat`,
-//! more than the whole check of a small model or a short derivation; a spare z3 has run one
-//! empty check in a scope it closed ([`Started::prime`](super::process::Started::prime)).
+//! more than the whole check of a small model or a short derivation; a spare z3 is sent one
+//! empty check in a scope it closes ([`Started::prime`](super::process::Started::prime)),
+//! whose answer the judge reads when it takes the process.
 //! A spare has read nothing of the problem, so the check still runs in a process that shares
 //! nothing with the solver; it is killed when the run ends unused.
 
@@ -83,6 +84,9 @@ pub fn warm(solvers: &[JudgeSolver]) -> Warm {
                     }
                 }
                 STARTED.notify_all();
+                if !open {
+                    return;
+                }
             }
         });
     if started.is_err() {

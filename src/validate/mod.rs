@@ -334,5 +334,26 @@ pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result
     Ok(out)
 }
 
+/// [`complete_cex`] by `quick` first (the engines' yices on a plain arithmetic input), then by
+/// `z3` when `quick` finds no values. The values found are replayed by exact evaluation
+/// ([`check_cex`]) and judged, so the solver that finds them decides nothing.
+pub fn complete_cex_quick_first(
+    sys: &ChcSystem,
+    cex: Cex,
+    quick: Option<&SolverConfig>,
+    z3: &SolverConfig,
+) -> Result<Cex, ModelError> {
+    if let Some(quick) = quick {
+        match complete_cex(sys, cex.clone(), quick) {
+            Ok(done) => return Ok(done),
+            Err(e) => log::info!(
+                "validator: {:?} left the counterexample to z3: {e}",
+                quick.kind
+            ),
+        }
+    }
+    complete_cex(sys, cex, z3)
+}
+
 #[cfg(test)]
 mod tests;

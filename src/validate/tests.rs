@@ -61,6 +61,20 @@ fn a_quick_validator_that_fails_leaves_the_model_to_z3() {
     assert!(matches!(r, Err(ModelError::Rejected(_))), "{r:?}");
 }
 
+/// Completing a counterexample's values: with a "yices" that cannot start, z3 finds them (the
+/// path P(0) -> P(1) -> false of [`sys`]); with yices, yices does.
+#[test]
+fn a_quick_solver_that_fails_leaves_the_counterexample_to_z3() {
+    let s = sys();
+    let path = || vec![step(0, vec![]), step(1, vec![0]), step(2, vec![1])];
+    let dead = SolverConfig::new(SolverKind::Yices, "/nonexistent/yices");
+    for quick in [dead, crate::testing::yices()] {
+        let r = complete_cex_quick_first(&s, path(), Some(&quick), &z3());
+        let done = r.unwrap_or_else(|e| panic!("{:?}: {e}", quick.path));
+        assert_eq!(check_cex(&s, &done), Ok(()));
+    }
+}
+
 #[test]
 fn model_with_a_bad_predicate_is_rejected() {
     let s = sys();
