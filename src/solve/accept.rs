@@ -157,18 +157,9 @@ impl Run<'_> {
     /// It starts in about 1 ms where z3 takes 14 before its first answer (on the dev
     /// machine), and the judge's z3 checks every model against the input's text anyway.
     fn quick_validator(&self) -> Option<crate::smt::SolverConfig> {
-        let plain = self.orig.adt.is_none()
-            && self.orig.bitvecs.is_none()
-            && self.orig.preds.iter().all(|p| {
-                p.sorts
-                    .iter()
-                    .all(|s| !matches!(s, crate::logic::Sort::Array(_)))
-            })
-            && self.orig.clauses.iter().all(|c| {
-                c.vars()
-                    .iter()
-                    .all(|v| !matches!(v.sort, crate::logic::Sort::Array(_)))
-            });
+        // `smt.arrays`: the input's features (a predicate argument or clause variable of an
+        // array sort), set when the run's solvers were configured
+        let plain = self.orig.adt.is_none() && self.orig.bitvecs.is_none() && !self.smt.arrays;
         (plain && self.smt.kind == crate::smt::SolverKind::Yices).then(|| self.smt.clone())
     }
 

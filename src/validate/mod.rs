@@ -258,14 +258,7 @@ pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result
     {
         return Err(rej(format!("step {i}: no clause {}", s.clause.0)));
     }
-    let mut vars_of: Vec<Option<Vec<Var>>> = vec![None; sys.clauses.len()];
-    let complete = cex.iter().all(|s| {
-        vars_of[s.clause.idx()]
-            .get_or_insert_with(|| sys.clauses[s.clause.idx()].vars())
-            .iter()
-            .all(|v| s.vals.contains_key(v))
-    });
-    if complete {
+    if has_all_values(sys, &cex) {
         return Ok(cex);
     }
     let mut smt = Smt::new(smt_cfg, "complete-cex").map_err(undecided)?;
@@ -334,6 +327,23 @@ pub fn complete_cex(sys: &ChcSystem, cex: Cex, smt_cfg: &SolverConfig) -> Result
     Ok(out)
 }
 
+/// Whether every step of `cex` names a clause of `sys` and has a value for each of that
+/// clause's variables: nothing for [`complete_cex`] to solve.
+fn has_all_values(sys: &ChcSystem, cex: &Cex) -> bool {
+    let mut vars_of: Vec<Option<Vec<Var>>> = vec![None; sys.clauses.len()];
+    cex.iter().all(|s| {
+        let (Some(c), Some(vars)) = (
+            sys.clauses.get(s.clause.idx()),
+            vars_of.get_mut(s.clause.idx()),
+        ) else {
+            return false;
+        };
+        vars.get_or_insert_with(|| c.vars())
+            .iter()
+            .all(|v| s.vals.contains_key(v))
+    })
+}
+
 /// [`complete_cex`] by `quick` first (the engines' yices on a plain arithmetic input), then by
 /// `z3` when `quick` finds no values. The values found are replayed by exact evaluation
 /// ([`check_cex`]) and judged, so the solver that finds them decides nothing.
@@ -343,7 +353,8 @@ pub fn complete_cex_quick_first(
     quick: Option<&SolverConfig>,
     z3: &SolverConfig,
 ) -> Result<Cex, ModelError> {
-    if let Some(quick) = quick {
+    // a complete counterexample needs no solver (and no copy)
+    if let (Some(quick), false) = (quick, has_all_values(sys, &cex)) {
         match complete_cex(sys, cex.clone(), quick) {
             Ok(done) => return Ok(done),
             Err(e) => log::info!(
