@@ -140,6 +140,26 @@ struct Lifter {
     bv: FxHashMap<u64, (u32, String)>,
 }
 
+/// `x` when `(ite c a b)` is the encoder's `(-x) mod 2^w` of a `w`-bit `x`:
+/// `(ite (= x 0) 0 (- 2^w x))` (`Enc::neg`, which `bvneg` and products by constants past
+/// `2^(w-1)` become).
+fn negation<'t>(c: &'t Term, a: &Term, b: &'t Term, m: &BigInt) -> Option<&'t Term> {
+    let (TermNode::EqZ(z), TermNode::Int(zero), TermNode::Lin(d)) = (c.get(), a.get(), b.get())
+    else {
+        return None;
+    };
+    let ([(x, cx)], [(y, cy)]) = (z.terms.as_slice(), d.terms.as_slice()) else {
+        return None;
+    };
+    let ok = zero.is_zero()
+        && z.k.is_zero()
+        && x.uid() == y.uid()
+        && cx.abs().is_one()
+        && (-cy).is_one()
+        && d.k == *m;
+    ok.then_some(y)
+}
+
 impl Lifter {
     /// The integer text of `t`, lifted chains written as theirs.
     fn text(&self, t: &Term) -> String {
@@ -155,6 +175,10 @@ impl Lifter {
         let m = pow2(w);
         match t.get() {
             TermNode::Int(n) if !n.is_negative() && *n < m => Some(format!("(_ bv{n} {w})")),
+            TermNode::Ite(c, a, b) if negation(c, a, b, &m).is_some() => {
+                let x = negation(c, a, b, &m)?;
+                Some(format!("(bvneg {})", self.view(x, w)?))
+            }
             TermNode::Ite(c, a, b) => {
                 let (va, vb) = (self.view(a, w)?, self.view(b, w)?);
                 Some(format!("(ite {} {va} {vb})", self.text(c)))
@@ -166,7 +190,7 @@ impl Lifter {
 
     /// A term over a shift already written back, `T` of width `w`, as the width and text of
     /// the same value in bit-vectors: `(mod (* c T) 2^w)` as `(bvmul c T)` and
-    /// `(div T 2^lo)` as `((_ extract w-1 lo) T)`, the forms in which Solidity's
+    /// `(div T 2^lo)` as `((_ extract w-1 lo) T)`, the encoder's `(-T) mod 2^w` as `(bvneg T)`, the forms in which Solidity's
     /// SMTChecker reads a signed result (its sign bit, and `bvmul` by -1 of a negative one).
     /// Both are the same integer for every `w`-bit `T`. Other terms: `None`.
     fn over_lifted(&self, t: &Term) -> Option<(u32, String)> {
@@ -182,6 +206,16 @@ impl Lifter {
                 let m = pow2(*w);
                 let c = ((c % &m) + &m) % &m;
                 (*d == m && !c.is_one()).then(|| (*w, format!("(bvmul (_ bv{c} {w}) {bx})")))
+            }
+            TermNode::Ite(c, a, b) => {
+                let TermNode::Lin(Lin { terms, .. }) = b.get() else {
+                    return None;
+                };
+                let [(x, _)] = terms.as_slice() else {
+                    return None;
+                };
+                let (w, bx) = self.bv.get(&x.uid())?;
+                negation(c, a, b, &pow2(*w)).map(|_| (*w, format!("(bvneg {bx})")))
             }
             TermNode::Div(x, d) => {
                 let (w, bx) = self.bv.get(&x.uid())?;
@@ -415,17 +449,14 @@ mod tests {
         for (w, by) in [(4, 1), (5, 3), (256, 2)] {
             ops.push((w, format!("bvashr by {by}"), "(bvashr ".to_string()));
         }
-        // results read as signed values: the sign bit and `bvmul` by -1 over the shift
+        // results read as signed values: the sign bit and `bvmul` by -1 over the shift (which
+        // the encoder writes as a negation)
         for w in [2, 3, 4, 5, 8, 256] {
             for op in ["bvshl", "bvashr"] {
-                let ones = pow2(w) - 1;
                 ops.push((
                     w,
                     format!("signed {op}"),
-                    format!(
-                        "(_ extract {0} {0}) & (bvmul (_ bv{ones} {w}) ({op} ",
-                        w - 1
-                    ),
+                    format!("(_ extract {0} {0}) & (bvneg ({op} ", w - 1),
                 ));
             }
         }

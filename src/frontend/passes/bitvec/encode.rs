@@ -129,6 +129,14 @@ impl Enc {
             n(0)
         } else if c.is_one() {
             x
+        } else if &c * 2 > m {
+            // `c = 2^w - d` with `d` smaller: `c * x = -(d * x)` modulo `2^w`. Eldarica writes
+            // `a - b` as `(bvadd a (bvmul #xff..ff b))`, whose product by `2^w - 1` is a `mod`
+            // with a quotient of up to `2^w` values for the solver to search; `-x` is one `ite`
+            // (Consistency `point-location-nr.50` of the BV dev set: Spacer's queries no longer
+            // run out of time)
+            let d = self.mul(w, num(&(&m - &c)), x);
+            self.neg(w, d)
         } else {
             self.mod_of(app2("*", num(&c), x), &m)
         }

@@ -274,6 +274,35 @@ impl<'a> Rewriter<'a> {
                 let (c, a, b) = (it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
                 Ok((w, ite_of(c, a, b)))
             }
+            "bvadd" if args.iter().any(|a| negated(a).is_some()) => {
+                // `a + (-b)` as `a - b`: one `ite` where the sum of a negation takes two
+                let (pos, neg): (Vec<&Sx>, Vec<&Sx>) =
+                    args.iter().partition(|a| negated(a).is_none());
+                let neg: Vec<Sx> = neg.into_iter().filter_map(|a| negated(a).cloned()).collect();
+                let (w, mut xs) = self.bv_args(h, &neg, 1, t)?;
+                let (pw, ps) = match pos.is_empty() {
+                    true => (w, vec![]),
+                    false => self.bv_args(h, &pos.into_iter().cloned().collect::<Vec<_>>(), 1, t)?,
+                };
+                if pw != w {
+                    return Err(format!("`{h}` expects bit-vectors of one width in `{}`", short(t)));
+                }
+                let mut acc = match ps.is_empty() {
+                    true => {
+                        let first = xs.remove(0);
+                        self.enc.neg(w, first)
+                    }
+                    false => {
+                        let mut it = ps.into_iter();
+                        let first = it.next().unwrap();
+                        it.fold(first, |acc, x| self.enc.add(w, acc, x))
+                    }
+                };
+                for x in xs {
+                    acc = self.enc.sub(w, acc, x);
+                }
+                bv(w, acc)
+            }
             "bvadd" | "bvmul" => {
                 let (w, xs) = self.bv_args(h, args, 1, t)?;
                 let mut it = xs.into_iter();
@@ -589,6 +618,27 @@ impl<'a> Rewriter<'a> {
             }
             _ => return bad(),
         })
+    }
+}
+
+/// `x` when `t` is `(bvneg x)` or `x` times `2^w - 1` (`(bvmul #xff..ff x)`, either order):
+/// how Eldarica writes the subtrahend of `a - b` as `(bvadd a (bvmul #xff..ff b))`.
+fn negated(t: &Sx) -> Option<&Sx> {
+    let all_ones = |l: &Sx| {
+        let (v, w) = match l {
+            Sx::Atom(a) => parse_literal(a)?,
+            _ => indexed_literal(l)?.ok()?,
+        };
+        Some(v == pow2(w) - 1)
+    };
+    match t.list()? {
+        [Sx::Atom(h), x] if h == "bvneg" => Some(x),
+        [Sx::Atom(h), a, b] if h == "bvmul" => match (all_ones(a), all_ones(b)) {
+            (Some(true), _) => Some(b),
+            (_, Some(true)) => Some(a),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

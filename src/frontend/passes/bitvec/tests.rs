@@ -286,3 +286,47 @@ fn shifts_by_a_variable_have_the_values_z3_gives_them() {
         cases.len()
     );
 }
+
+/// Products by constants past `2^(w-1)` are negations of products by `2^w - c`, and sums with
+/// a negated operand (Eldarica's `(bvadd a (bvmul #xff..ff b))` for `a - b`) subtractions:
+/// the same values as z3 gives the originals, and the product by `2^w - 1` without a `mod`.
+#[test]
+fn negations_and_products_by_large_constants_have_the_values_z3_gives_them() {
+    let z3_path = match find_solver(SolverKind::Z3, None) {
+        Ok(p) => p,
+        Err(e) => return crate::testing::skip(&e),
+    };
+    let one_clause = |vw: u32, t: &str| {
+        format!("(declare-fun P () Bool)\n(assert (forall ((x (_ BitVec {vw})) (y (_ BitVec {vw}))) (=> (= {t} x) P)))")
+    };
+    let ones8 = literal(&BigInt::from(255), 8);
+    let product = rewritten(&one_clause(8, &format!("(bvmul {ones8} y)")));
+    assert!(!product.contains("mod"), "{product}");
+    let mut r = Rng(0x1234_5678_9abc_def1);
+    let mut cases = vec![];
+    for vw in [1, 2, 3, 5, 8, 32, 64] {
+        let m = crate::logic::bitvec::pow2(vw);
+        let ones = literal(&(&m - 1), vw);
+        for _ in 0..4 {
+            let big = (&m - 1) - BigInt::from(r.below(u64::MAX)) % (&m / 2);
+            let c = literal(&big, vw);
+            let (vx, vy) = (
+                literal(&(BigInt::from(r.below(u64::MAX)) % &m), vw),
+                literal(&(BigInt::from(r.below(u64::MAX)) % &m), vw),
+            );
+            for t in [
+                format!("(bvmul {c} x)"),
+                format!("(bvmul x {c})"),
+                format!("(bvmul {ones} x)"),
+                format!("(bvadd x (bvmul {ones} y))"),
+                format!("(bvadd (bvmul y {ones}) x {c})"),
+                format!("(bvadd (bvneg x) y (bvmul y {ones}))"),
+                format!("(bvadd (bvneg x) (bvmul {ones} y))"),
+            ] {
+                cases.push((vw, t, vx.clone(), vy.clone()));
+            }
+        }
+    }
+    let compared = compare_with_z3(&z3_path, &cases);
+    assert_eq!(compared, cases.len(), "not every case decided");
+}
