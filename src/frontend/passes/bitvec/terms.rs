@@ -278,14 +278,22 @@ impl<'a> Rewriter<'a> {
                 // `a + (-b)` as `a - b`: one `ite` where the sum of a negation takes two
                 let (pos, neg): (Vec<&Sx>, Vec<&Sx>) =
                     args.iter().partition(|a| negated(a).is_none());
-                let neg: Vec<Sx> = neg.into_iter().filter_map(|a| negated(a).cloned()).collect();
+                let neg: Vec<Sx> = neg
+                    .into_iter()
+                    .filter_map(|a| negated(a).cloned())
+                    .collect();
                 let (w, mut xs) = self.bv_args(h, &neg, 1, t)?;
                 let (pw, ps) = match pos.is_empty() {
                     true => (w, vec![]),
-                    false => self.bv_args(h, &pos.into_iter().cloned().collect::<Vec<_>>(), 1, t)?,
+                    false => {
+                        self.bv_args(h, &pos.into_iter().cloned().collect::<Vec<_>>(), 1, t)?
+                    }
                 };
                 if pw != w {
-                    return Err(format!("`{h}` expects bit-vectors of one width in `{}`", short(t)));
+                    return Err(format!(
+                        "`{h}` expects bit-vectors of one width in `{}`",
+                        short(t)
+                    ));
                 }
                 let mut acc = match ps.is_empty() {
                     true => {
