@@ -120,6 +120,23 @@ impl Bitvecs {
     }
 }
 
+/// Does `t` hold a `div` or `mod`?
+pub fn divides(t: &crate::logic::Term) -> bool {
+    use crate::logic::TermNode;
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.uid()) {
+            continue;
+        }
+        if matches!(t.get(), TermNode::Div(..) | TermNode::Mod(..)) {
+            return true;
+        }
+        stack.extend(t.children().into_iter().cloned());
+    }
+    false
+}
+
 /// A model's body (over integer parameters that were bit-vectors, of the widths `widths`
 /// gives by name) written in bit-vector terms, so that a solver checks it without mixing
 /// theories: integers are bit-vectors of one width `W` wide enough that no subterm
