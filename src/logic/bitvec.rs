@@ -123,18 +123,7 @@ impl Bitvecs {
 /// Does `t` hold a `div` or `mod`?
 pub fn divides(t: &crate::logic::Term) -> bool {
     use crate::logic::TermNode;
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![t.clone()];
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.uid()) {
-            continue;
-        }
-        if matches!(t.get(), TermNode::Div(..) | TermNode::Mod(..)) {
-            return true;
-        }
-        stack.extend(t.children().into_iter().cloned());
-    }
-    false
+    crate::logic::has_subterm(t, |n| matches!(n, TermNode::Div(..) | TermNode::Mod(..)))
 }
 
 /// A model's body (over integer parameters that were bit-vectors, of the widths `widths`

@@ -27,7 +27,7 @@ pub use eval::{eval, eval_bool, eval_int, Assignment};
 pub use linear::{Coef, Lin, LinearSum};
 pub use lock_stats::{factory_lock_stats, FactoryLockStats};
 pub use print::{smt_symbol, smt_text_with, SmtTerm, SmtTermCompact};
-pub use quant::{has_quantifier, quantified_vars};
+pub use quant::{has_quantifier, has_subterm, quantified_vars};
 pub use real::{
     mk_is_int, mk_mul_rat, mk_real, mk_reqz_lin, mk_rle_lin, mk_rlin, mk_rlt_lin, mk_to_int,
     mk_to_real, rat, rat_smtlib, RLin, Rat,

@@ -1,16 +1,23 @@
-//! Quantifiers in terms: whether a term has one, and how many variables they bind.
+//! Quantifiers in terms: whether a term has one, and how many variables they bind; and
+//! whether a term has a subterm of a given kind.
 
 use super::*;
 
 /// Does `t` contain a quantifier?
 pub fn has_quantifier(t: &Term) -> bool {
+    has_subterm(t, |n| matches!(n, TermNode::Exists(..)))
+}
+
+/// Does `t` have a subterm (itself included) whose node satisfies `f`? Each shared subterm
+/// is visited once.
+pub fn has_subterm(t: &Term, f: impl Fn(&TermNode) -> bool) -> bool {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack = vec![t.clone()];
     while let Some(t) = stack.pop() {
         if !seen.insert(t.uid()) {
             continue;
         }
-        if matches!(t.get(), TermNode::Exists(..)) {
+        if f(t.get()) {
             return true;
         }
         stack.extend(t.children().into_iter().cloned());

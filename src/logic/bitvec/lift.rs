@@ -175,11 +175,10 @@ impl Lifter {
         let m = pow2(w);
         match t.get() {
             TermNode::Int(n) if !n.is_negative() && *n < m => Some(format!("(_ bv{n} {w})")),
-            TermNode::Ite(c, a, b) if negation(c, a, b, &m).is_some() => {
-                let x = negation(c, a, b, &m)?;
-                Some(format!("(bvneg {})", self.view(x, w)?))
-            }
             TermNode::Ite(c, a, b) => {
+                if let Some(x) = negation(c, a, b, &m) {
+                    return Some(format!("(bvneg {})", self.view(x, w)?));
+                }
                 let (va, vb) = (self.view(a, w)?, self.view(b, w)?);
                 Some(format!("(ite {} {va} {vb})", self.text(c)))
             }
@@ -190,8 +189,9 @@ impl Lifter {
 
     /// A term over a shift already written back, `T` of width `w`, as the width and text of
     /// the same value in bit-vectors: `(mod (* c T) 2^w)` as `(bvmul c T)` and
-    /// `(div T 2^lo)` as `((_ extract w-1 lo) T)`, the encoder's `(-T) mod 2^w` as `(bvneg T)`, the forms in which Solidity's
-    /// SMTChecker reads a signed result (its sign bit, and `bvmul` by -1 of a negative one).
+    /// `(div T 2^lo)` as `((_ extract w-1 lo) T)` and the encoder's `(-T) mod 2^w` as
+    /// `(bvneg T)`, the forms in which Solidity's SMTChecker reads a signed result (its sign
+    /// bit, and `bvmul` by -1 of a negative one).
     /// Both are the same integer for every `w`-bit `T`. Other terms: `None`.
     fn over_lifted(&self, t: &Term) -> Option<(u32, String)> {
         match t.get() {

@@ -275,41 +275,29 @@ impl<'a> Rewriter<'a> {
                 Ok((w, ite_of(c, a, b)))
             }
             "bvadd" if args.iter().any(|a| negated(a).is_some()) => {
-                // `a + (-b)` as `a - b`: one `ite` where the sum of a negation takes two
+                // `a + (-b)` as `a - b`: one `ite` where the sum of a negation takes two. The
+                // operands added first, then the negated ones subtracted
                 let (pos, neg): (Vec<&Sx>, Vec<&Sx>) =
                     args.iter().partition(|a| negated(a).is_none());
-                let neg: Vec<Sx> = neg
+                let n = pos.len();
+                let operands: Vec<Sx> = pos
                     .into_iter()
-                    .filter_map(|a| negated(a).cloned())
+                    .chain(neg.into_iter().filter_map(negated))
+                    .cloned()
                     .collect();
-                let (w, mut xs) = self.bv_args(h, &neg, 1, t)?;
-                let (pw, ps) = match pos.is_empty() {
-                    true => (w, vec![]),
-                    false => {
-                        self.bv_args(h, &pos.into_iter().cloned().collect::<Vec<_>>(), 1, t)?
-                    }
-                };
-                if pw != w {
-                    return Err(format!(
-                        "`{h}` expects bit-vectors of one width in `{}`",
-                        short(t)
-                    ));
+                let (w, mut xs) = self.bv_args(h, &operands, 1, t)?;
+                let subtracted = xs.split_off(n);
+                let mut it = xs.into_iter();
+                let mut acc = it
+                    .next()
+                    .map(|first| it.fold(first, |a, x| self.enc.add(w, a, x)));
+                for x in subtracted {
+                    acc = Some(match acc {
+                        Some(a) => self.enc.sub(w, a, x),
+                        None => self.enc.neg(w, x),
+                    });
                 }
-                let mut acc = match ps.is_empty() {
-                    true => {
-                        let first = xs.remove(0);
-                        self.enc.neg(w, first)
-                    }
-                    false => {
-                        let mut it = ps.into_iter();
-                        let first = it.next().unwrap();
-                        it.fold(first, |acc, x| self.enc.add(w, acc, x))
-                    }
-                };
-                for x in xs {
-                    acc = self.enc.sub(w, acc, x);
-                }
-                bv(w, acc)
+                bv(w, acc.expect("a negated operand"))
             }
             "bvadd" | "bvmul" => {
                 let (w, xs) = self.bv_args(h, args, 1, t)?;
